@@ -1,0 +1,45 @@
+# tessera_add_layer(NAME <layer> SOURCES ... USES <targets...>)
+# Creates library tessera_<layer> (alias Tessera::<layer>) with public headers under
+# <layer>/include. USES lists what the layer may link: keep it to the layers the
+# architecture allows, so a forbidden dependency fails to link instead of creeping in.
+function(tessera_add_layer)
+  cmake_parse_arguments(L "PUBLIC_LAYER" "NAME" "SOURCES;USES" ${ARGN})
+  set(target tessera_${L_NAME})
+  if(L_SOURCES)
+    add_library(${target} STATIC ${L_SOURCES})
+    target_include_directories(${target} PUBLIC
+      $<BUILD_INTERFACE:${CMAKE_CURRENT_SOURCE_DIR}/include>
+      $<INSTALL_INTERFACE:include>
+      PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}/src)
+    target_link_libraries(${target} PUBLIC ${L_USES})
+    target_compile_options(${target} PRIVATE -Wall -Wextra)
+    set_target_properties(${target} PROPERTIES POSITION_INDEPENDENT_CODE ON EXPORT_NAME ${L_NAME})
+  else()
+    add_library(${target} INTERFACE)
+    target_include_directories(${target} INTERFACE
+      $<BUILD_INTERFACE:${CMAKE_CURRENT_SOURCE_DIR}/include>
+      $<INSTALL_INTERFACE:include>)
+    target_link_libraries(${target} INTERFACE ${L_USES})
+    set_target_properties(${target} PROPERTIES EXPORT_NAME ${L_NAME})
+  endif()
+  add_library(Tessera::${L_NAME} ALIAS ${target})
+  set_property(GLOBAL APPEND PROPERTY TESSERA_INSTALL_TARGETS ${target})
+  if(EXISTS ${CMAKE_CURRENT_SOURCE_DIR}/include)
+    set_property(GLOBAL APPEND PROPERTY TESSERA_INSTALL_INCLUDES ${CMAKE_CURRENT_SOURCE_DIR}/include/)
+  endif()
+  if(L_PUBLIC_LAYER)
+    set(TESSERA_PUBLIC_LAYERS ${TESSERA_PUBLIC_LAYERS} ${target} PARENT_SCOPE)
+  endif()
+endfunction()
+
+# tessera_add_subdirectories(): add every immediate subfolder that has a CMakeLists.txt,
+# so apps, tools and test folders can be added without editing a shared file.
+macro(tessera_add_subdirectories)
+  file(GLOB _tessera_children LIST_DIRECTORIES true RELATIVE ${CMAKE_CURRENT_SOURCE_DIR} ${CMAKE_CURRENT_SOURCE_DIR}/*)
+  list(SORT _tessera_children)
+  foreach(_child ${_tessera_children})
+    if(IS_DIRECTORY ${CMAKE_CURRENT_SOURCE_DIR}/${_child} AND EXISTS ${CMAKE_CURRENT_SOURCE_DIR}/${_child}/CMakeLists.txt)
+      add_subdirectory(${_child})
+    endif()
+  endforeach()
+endmacro()

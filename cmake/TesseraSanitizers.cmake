@@ -1,0 +1,12 @@
+# Sanitizer builds: -DTESSERA_ASAN=ON (ASan + UBSan) or -DTESSERA_TSAN=ON; not both.
+if(TESSERA_ASAN AND TESSERA_TSAN)
+  message(FATAL_ERROR "TESSERA_ASAN and TESSERA_TSAN cannot be combined")
+endif()
+if(TESSERA_ASAN)
+  add_compile_options(-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined)
+  add_link_options(-fsanitize=address,undefined)
+endif()
+if(TESSERA_TSAN)
+  add_compile_options(-fsanitize=thread -fno-omit-frame-pointer)
+  add_link_options(-fsanitize=thread)
+endif()
