@@ -1,0 +1,160 @@
+#pragma once
+// The LB data model: what one rank measured in one phase, in the shape of vt's LBDatafile
+// (see ../shared/docs/prior-art.md), and what a strategy consumes and produces.
+//
+//   LbData ── ranks[r] : RankData ── phases[] : Phase ── tasks[] : Task (entity, time, subphases)
+//                                                     └─ communications[] : Edge (from, to, bytes)
+//   StrategyInput: one rank's objects (id, load, migratable) and edges, cut from a Phase.
+//   Plan: the migrations a strategy decided, object -> destination rank.
+//
+// Loads are seconds, communication volumes are bytes. Fields a file may omit are std::optional so
+// that what is read writes back unchanged.
+
+#include <compare>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace tessera::lb {
+
+using Rank = std::int32_t;
+using PhaseId = std::int64_t;
+
+inline constexpr Rank no_rank = -1;
+
+// Identity of a migratable or fixed object. vt writes either `id` (home rank and sequence packed
+// into one integer, unique on its own) or `seq_id`, which is unique only within its collection.
+struct ObjectId {
+  std::uint64_t value = 0;            // vt's `id`, or the `seq_id` when is_seq
+  std::int64_t collection = -1;       // part of the identity for seq ids only; -1 otherwise
+  bool is_seq = false;
+
+  static constexpr ObjectId packed(std::uint64_t id) { return ObjectId{id, -1, false}; }
+  static constexpr ObjectId sequential(std::uint64_t seq, std::int64_t collection) {
+    return ObjectId{seq, collection, true};
+  }
+  auto operator<=>(const ObjectId&) const = default;
+};
+
+// "id=5" or "seq=3@7" (sequence 3 of collection 7): the form used in error messages and tables.
+std::string to_string(const ObjectId& id);
+
+struct ObjectIdHash {
+  std::size_t operator()(const ObjectId& id) const noexcept;
+};
+
+// An entity as vt describes it: identity plus the attributes the file carried.
+struct Entity {
+  ObjectId id;
+  std::optional<Rank> home;                   // rank that created it and can always locate it
+  std::optional<bool> migratable;
+  std::optional<std::int64_t> collection_id;  // as written (also carried by seq ids in `id`)
+  std::optional<std::int64_t> objgroup_id;   // objgroups: one fixed object per rank
+  std::vector<std::int64_t> index;            // collection index, empty when none
+
+  bool operator==(const Entity&) const = default;
+};
+
+struct Subphase {
+  std::int64_t id = 0;
+  double time = 0.0;  // seconds
+  bool operator==(const Subphase&) const = default;
+};
+
+// One object's record for one phase.
+struct Task {
+  Entity entity;
+  Rank node = no_rank;        // rank it ran on during the phase
+  std::string resource = "cpu";
+  double time = 0.0;          // seconds
+  std::vector<Subphase> subphases;
+  std::string user_defined;   // opaque JSON object text, empty when absent (kept for LBAF/vt-tv)
+  std::string attributes;     // opaque JSON object text, empty when absent
+
+  bool operator==(const Task&) const = default;
+};
+
+// Communication between two entities during a phase, as seen by the recording rank.
+struct Edge {
+  std::string type = "SendRecv";  // vt category: SendRecv, Broadcast, ...
+  Entity from;
+  Entity to;
+  std::int64_t messages = 0;
+  double bytes = 0.0;
+
+  bool operator==(const Edge&) const = default;
+};
+
+struct Phase {
+  PhaseId id = 0;
+  std::vector<Task> tasks;
+  std::vector<Edge> communications;
+
+  double load() const;  // sum of task times, seconds
+  bool operator==(const Phase&) const = default;
+};
+
+struct RankData {
+  Rank rank = 0;
+  std::string metadata_extra;  // opaque JSON object of metadata keys besides type/rank, or empty
+  std::vector<Phase> phases;
+
+  const Phase* find_phase(PhaseId id) const;  // nullptr when this rank has no such phase
+  bool operator==(const RankData&) const = default;
+};
+
+// All ranks of one recording; ranks[r].rank == r.
+struct LbData {
+  std::vector<RankData> ranks;
+
+  std::vector<PhaseId> phase_ids() const;       // of rank 0, in file order
+  std::vector<double> rank_loads(PhaseId) const;  // seconds per rank; 0 where a rank lacks the phase
+  bool operator==(const LbData&) const = default;
+};
+
+// --- What strategies see -------------------------------------------------------------------------
+
+struct LbObject {
+  ObjectId id;
+  double load = 0.0;  // seconds predicted for the next phase
+  bool migratable = true;
+};
+
+struct LbEdge {
+  ObjectId from;
+  ObjectId to;
+  std::int64_t messages = 0;
+  double bytes = 0.0;
+};
+
+// One rank's share of the balancing problem.
+struct StrategyInput {
+  Rank rank = 0;
+  std::vector<LbObject> objects;
+  std::vector<LbEdge> edges;
+
+  double load() const;  // sum of object loads, seconds
+};
+
+// Cuts rank `data`'s phase `phase` into a strategy input (objects it ran, SendRecv edges).
+// Entities without a `migratable` field count as migratable, as in vt.
+// Throws std::out_of_range naming the phase when the rank lacks it.
+StrategyInput strategy_input(const RankData& data, PhaseId phase);
+
+struct Migration {
+  ObjectId object;
+  Rank from = no_rank;
+  Rank to = no_rank;
+  auto operator<=>(const Migration&) const = default;
+};
+
+// A migration plan: every entry moves one object off the rank it is on; objects not listed stay.
+struct Plan {
+  std::vector<Migration> migrations;
+
+  void canonicalize();  // sort by object id, so plans from different backends compare equal
+  bool operator==(const Plan&) const = default;
+};
+
+}  // namespace tessera::lb
