@@ -1,0 +1,213 @@
+#pragma once
+// Work stealing among threads of one process: N workers, each owning a Chase-Lev deque.
+// A worker runs tasks from its own deque (newest first); a task may spawn tasks, which go
+// to the deque of the worker running it. A worker whose deque is empty becomes a thief:
+// it picks a victim uniformly at random among the other workers and steals that victim's
+// oldest task. This is the shared-memory scheme of Blumofe and Leiserson (Cilk), and the
+// intra-rank level of Tessera's task collections (`--tessera_workers=N`): the calling
+// thread is worker 0, so the thread that owns MPI progress can be one of the workers.
+//
+// Termination: run() returns when every deque is empty and no worker is running a task.
+// The pool counts "active" workers. A worker leaves the count only when its own deque is
+// empty, and a thief rejoins it *before* it steals, so a task is always either in a deque
+// of an active worker or held by an active worker. Since only a deque's owner pushes to
+// it, the count reaching zero therefore means no task exists anywhere, and the worker
+// that brings it to zero announces termination. No per-task shared counter is touched.
+//
+// Failures: if a task throws, the pool stops every worker, drops the tasks not yet run,
+// and run() rethrows the first exception on the calling thread.
+
+#include <atomic>
+#include <concepts>
+#include <cstdint>
+#include <exception>
+#include <memory>
+#include <mutex>
+#include <random>
+#include <span>
+#include <stdexcept>
+#include <thread>
+#include <vector>
+
+#include "tessera/collections/steal/cache_line.hpp"
+#include "tessera/collections/steal/chase_lev_deque.hpp"
+
+namespace tessera::collections::steal {
+
+// What one worker did during one run().
+struct WorkerStats {
+  std::uint64_t tasks_executed = 0;
+  std::uint64_t steals_attempted = 0;   // steal() calls on a victim that looked non-empty
+  std::uint64_t steals_successful = 0;  // ... that returned a task
+  std::uint64_t steals_lost_race = 0;   // ... that found work but lost it to another taker
+};
+
+struct PoolStats {
+  std::vector<WorkerStats> workers;  // indexed by worker
+
+  WorkerStats total() const noexcept {
+    WorkerStats sum;
+    for (const auto& w : workers) {
+      sum.tasks_executed += w.tasks_executed;
+      sum.steals_attempted += w.steals_attempted;
+      sum.steals_successful += w.steals_successful;
+      sum.steals_lost_race += w.steals_lost_race;
+    }
+    return sum;
+  }
+};
+
+// Handed to each task: where it runs and how it creates more work.
+template <Stealable Task>
+class WorkerContext {
+ public:
+  WorkerContext(std::size_t worker, ChaseLevDeque<Task>& deque) : worker_(worker), deque_(deque) {}
+
+  // The index of the running worker, in [0, workers); stable for the task's duration, so a
+  // task can accumulate results into per-worker slots without synchronization.
+  std::size_t worker() const noexcept { return worker_; }
+
+  // Queues `task` on this worker's deque; idle workers may steal it.
+  void spawn(const Task& task) { deque_.push(task); }
+
+ private:
+  std::size_t worker_;
+  ChaseLevDeque<Task>& deque_;
+};
+
+template <Stealable Task>
+class WorkerPool {
+ public:
+  // `workers` >= 1 threads (the caller counts as one). `seed` fixes the victim choices'
+  // random streams. Throws std::invalid_argument if `workers` is 0.
+  explicit WorkerPool(std::size_t workers, std::uint64_t seed = 0x7e55e7a) : workers_(workers), seed_(seed) {
+    if (workers == 0) {
+      throw std::invalid_argument("WorkerPool: the number of workers must be at least 1");
+    }
+  }
+
+  std::size_t workers() const noexcept { return workers_; }
+
+  // Runs `seeds` and every task they spawn, each exactly once, and returns when all have
+  // run. Seeds are dealt round-robin to the workers' deques. `body(task, context)` is
+  // called concurrently from all workers, so it must be safe to call that way.
+  template <class Body>
+    requires std::invocable<Body&, const Task&, WorkerContext<Task>&>
+  PoolStats run(std::span<const Task> seeds, Body body) {
+    Run state(workers_);
+    for (std::size_t i = 0; i < seeds.size(); ++i) {
+      state.deques[i % workers_]->push(seeds[i]);
+    }
+    {
+      std::vector<std::jthread> threads;
+      threads.reserve(workers_ - 1);
+      for (std::size_t w = 1; w < workers_; ++w) {
+        threads.emplace_back([&state, &body, w, this] { work(state, body, w); });
+      }
+      work(state, body, 0);
+    }
+    if (state.error) {
+      std::rethrow_exception(state.error);
+    }
+    PoolStats stats;
+    for (const auto& s : state.stats) {
+      stats.workers.push_back(s.value);
+    }
+    return stats;
+  }
+
+ private:
+  // The state of one run(), shared by its workers.
+  struct Run {
+    explicit Run(std::size_t n) : stats(n), active(static_cast<std::int64_t>(n)) {
+      deques.reserve(n);
+      for (std::size_t i = 0; i < n; ++i) {
+        deques.push_back(std::make_unique<ChaseLevDeque<Task>>());
+      }
+    }
+    std::vector<std::unique_ptr<ChaseLevDeque<Task>>> deques;
+    std::vector<CacheAligned<WorkerStats>> stats;
+    alignas(kCacheLine) std::atomic<std::int64_t> active;
+    alignas(kCacheLine) std::atomic<bool> stop{false};
+    std::mutex error_mutex;
+    std::exception_ptr error;
+  };
+
+  template <class Body>
+  void work(Run& run, Body& body, std::size_t self) {
+    ChaseLevDeque<Task>& own = *run.deques[self];
+    WorkerStats& stats = run.stats[self].value;
+    WorkerContext<Task> context(self, own);
+    std::minstd_rand victims(static_cast<std::uint32_t>(seed_ ^ (0x9e3779b97f4a7c15ULL * (self + 1))));
+    try {
+      while (!run.stop.load(std::memory_order_relaxed)) {
+        while (auto task = own.take()) {
+          body(*task, context);
+          ++stats.tasks_executed;
+          if (run.stop.load(std::memory_order_relaxed)) {
+            return;
+          }
+        }
+        leave_active(run);
+        if (!steal_one(run, body, context, stats, victims)) {
+          return;
+        }
+      }
+    } catch (...) {
+      {
+        const std::lock_guard lock(run.error_mutex);
+        if (!run.error) {
+          run.error = std::current_exception();
+        }
+      }
+      run.stop.store(true, std::memory_order_release);
+    }
+  }
+
+  // Called with the worker outside the active count and its deque empty. Returns true
+  // once it has stolen and run a task (and is active again), false when the pool stops.
+  template <class Body>
+  bool steal_one(Run& run, Body& body, WorkerContext<Task>& context, WorkerStats& stats,
+                 std::minstd_rand& victims) {
+    const std::size_t self = context.worker();
+    while (!run.stop.load(std::memory_order_acquire)) {
+      if (workers_ > 1) {
+        const std::size_t victim = (self + 1 + victims() % (workers_ - 1)) % workers_;
+        ChaseLevDeque<Task>& deque = *run.deques[victim];
+        // Looking before rejoining the active count keeps idle thieves from bouncing the
+        // shared counter while there is nothing to take.
+        if (deque.size_hint() > 0) {
+          run.active.fetch_add(1, std::memory_order_seq_cst);
+          ++stats.steals_attempted;
+          const StealResult<Task> loot = deque.steal();
+          if (loot) {
+            ++stats.steals_successful;
+            body(loot.value, context);
+            ++stats.tasks_executed;
+            return true;
+          }
+          if (loot.status == StealStatus::lost_race) {
+            ++stats.steals_lost_race;
+          }
+          leave_active(run);
+          continue;
+        }
+      }
+      // Nothing to take: give the core to a worker that has work (cores may be shared).
+      std::this_thread::yield();
+    }
+    return false;
+  }
+
+  static void leave_active(Run& run) {
+    // seq_cst: the count is the termination decision, read-modify-written by all workers.
+    if (run.active.fetch_sub(1, std::memory_order_seq_cst) == 1) {
+      run.stop.store(true, std::memory_order_release);
+    }
+  }
+
+  std::size_t workers_;
+  std::uint64_t seed_;
+};
+
+}  // namespace tessera::collections::steal
