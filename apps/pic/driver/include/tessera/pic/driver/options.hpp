@@ -1,0 +1,41 @@
+#pragma once
+/// Command-line options of tessera-pic, parsed with CLI11.
+///
+///     tessera-pic [--mode spmd|amt] [--L 960] [--n 100000] [--k 0] [--m 1] [--steps 300]
+///                 [--distribution PATCH 0 239 0 239] [--print_every 25] [--report text|json]
+///                 [--dump_particles FILE] [--step_log FILE] [--colors_per_rank 24]
+///
+/// `--distribution` takes the benchmark's spelling: GEOMETRIC rho | SINUSOIDAL | LINEAR alpha beta
+/// | PATCH xl xr yb yt (inclusive cell bounds). With no arguments the run is the default input of
+/// issue 7: L = 960, a PATCH 0 239 0 239 drifting diagonally (k = 0, m = 1), n = 100000, 300 steps.
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "tessera/pic/problem.hpp"
+
+namespace tessera::pic::driver {
+
+struct Options {
+  std::string mode = "spmd";
+  Problem problem;
+  std::int64_t steps = 300;
+  std::int64_t print_every = 25;  ///< 0: no per-step lines
+  bool json = false;              ///< --report=json: the summary as one JSON object, last line
+  std::string dump_particles;     ///< file for the final particles sorted by id; empty: none
+  std::string step_log;           ///< CSV file of the per-step statistics; empty: none
+  std::int64_t colors_per_rank = 24;  ///< AMT only: tiles (colors) per rank
+};
+
+/// Either options to run with, or the text to print and the exit code (help: 0, error: 1).
+struct ParseResult {
+  std::optional<Options> options;
+  std::string message;
+  int exit_code = 0;
+};
+
+/// Parses argv (argv[0] is the program name). Every rank gets the same result for the same argv, so
+/// all ranks stop together on a bad flag.
+ParseResult parse_options(int argc, const char* const* argv);
+
+}  // namespace tessera::pic::driver

@@ -1,0 +1,41 @@
+#pragma once
+/// The result of one tessera-pic run and the ways rank 0 reports it.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "tessera/pic/driver/options.hpp"
+#include "tessera/pic/driver/step_stats.hpp"
+
+namespace tessera::pic::driver {
+
+struct RunSummary {
+  std::string mode;              ///< "spmd" or "amt"
+  std::string lb = "none";       ///< balancer name; "none" without load balancing
+  int ranks = 0;
+  std::int64_t steps = 0;
+  std::uint64_t particles = 0;   ///< placed at the start
+  bool validated = false;        ///< positions, count and id checksum all correct
+  double update_max_s = 0.0;     ///< sum over steps of the slowest rank's update, wall clock
+  double update_avg_s = 0.0;     ///< sum over steps of the average rank's update, wall clock
+  double update_max_cpu_s = 0.0; ///< sum over steps of the slowest rank's update, thread CPU time
+  double mean_imbalance = 0.0;   ///< mean over steps of I (thread CPU time)
+  double mean_particle_imbalance = 0.0;  ///< mean over steps of I (particles moved)
+  double lb_s = 0.0;             ///< time spent balancing and migrating
+  std::uint64_t migrations = 0;  ///< objects migrated
+  std::vector<StepRecord> per_step;  ///< rank 0 only
+};
+
+/// Fills the update-time and imbalance totals of `summary` from its per-step records.
+void add_totals(RunSummary& summary);
+
+/// The summary as text lines (rank 0).
+void print_summary(const RunSummary& summary);
+
+/// The summary as one JSON object on one line, keys of issue 7 first.
+std::string summary_json(const RunSummary& summary, const Options& options);
+
+/// Writes the per-step records as CSV. Throws InputError naming the file if it cannot be written.
+void write_step_log(const std::string& path, const std::vector<StepRecord>& records);
+
+}  // namespace tessera::pic::driver

@@ -1,0 +1,83 @@
+#include "tessera/pic/driver/options.hpp"
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+
+#include <vector>
+
+#include "tessera/pic/error.hpp"
+
+namespace tessera::pic::driver {
+
+namespace {
+
+void require(bool ok, const std::string& message) {
+  if (!ok) {
+    throw InputError(message);
+  }
+}
+
+}  // namespace
+
+ParseResult parse_options(int argc, const char* const* argv) {
+  Options options;
+  std::vector<std::string> distribution{"PATCH", "0", "239", "0", "239"};
+  std::string report = "text";
+  Problem& problem = options.problem;
+
+  CLI::App app{"tessera-pic: the ParRes Kernels PIC benchmark as an SPMD or AMT (colors) code",
+               "tessera-pic"};
+  app.add_option("--mode", options.mode, "spmd: one tile per rank; amt: colors in a collection")
+      ->check(CLI::IsMember({"spmd", "amt"}))
+      ->capture_default_str();
+  app.add_option("-L,--L", problem.grid_size, "cells per side of the periodic grid (even)")
+      ->capture_default_str();
+  app.add_option("-n,--n", problem.particles, "requested particle count (the draw places about this many)")
+      ->capture_default_str();
+  app.add_option("-k,--k", problem.k, "particles move 2k+1 cells in x per step")->capture_default_str();
+  app.add_option("-m,--m", problem.m, "particles move m cells in y per step")->capture_default_str();
+  app.add_option("--steps", options.steps, "time steps to run")->capture_default_str();
+  app.add_option("--distribution", distribution,
+                 "GEOMETRIC rho | SINUSOIDAL | LINEAR alpha beta | PATCH xl xr yb yt")
+      ->expected(1, 5)
+      ->capture_default_str();
+  app.add_option("--print_every", options.print_every, "print step statistics every N steps (0: never)")
+      ->capture_default_str();
+  app.add_option("--report", report, "text, or json: the summary as one JSON object on the last line")
+      ->check(CLI::IsMember({"text", "json"}))
+      ->capture_default_str();
+  app.add_option("--dump_particles", options.dump_particles,
+                 "write the final particles, sorted by id, to this file");
+  app.add_option("--step_log", options.step_log, "write per-step statistics (CSV) to this file");
+  app.add_option("--colors_per_rank", options.colors_per_rank, "AMT mode: colors (tiles) per rank")
+      ->capture_default_str();
+
+  ParseResult result;
+  try {
+    app.parse(argc, argv);
+    options.json = report == "json";
+    problem.distribution = Distribution::parse(distribution);
+    require(options.steps >= 1, fmt::format("--steps {}: expected at least 1 step", options.steps));
+    require(options.print_every >= 0,
+            fmt::format("--print_every {}: expected 0 (never) or a positive interval", options.print_every));
+    require(options.colors_per_rank >= 1,
+            fmt::format("--colors_per_rank {}: expected at least 1 color per rank", options.colors_per_rank));
+    problem.validate();
+  } catch (const CLI::CallForHelp&) {
+    result.message = app.help();
+    result.exit_code = 0;
+    return result;
+  } catch (const CLI::ParseError& e) {
+    result.message = fmt::format("tessera-pic: {} (run with --help for the flags)", e.what());
+    result.exit_code = 1;
+    return result;
+  } catch (const InputError& e) {
+    result.message = fmt::format("tessera-pic: {}", e.what());
+    result.exit_code = 1;
+    return result;
+  }
+  result.options = options;
+  return result;
+}
+
+}  // namespace tessera::pic::driver

@@ -1,0 +1,100 @@
+#include <fmt/format.h>
+
+#include <array>
+
+#include "tessera/pic/driver/collective.hpp"
+#include "tessera/pic/driver/modes.hpp"
+#include "tessera/pic/driver/neighbour_exchange.hpp"
+#include "tessera/pic/id_table.hpp"
+#include "tessera/pic/tile.hpp"
+#include "tessera/pic/tile_grid.hpp"
+
+namespace tessera::pic::driver {
+
+namespace {
+
+// The mode's own duplicate of the application's communicator, so its tags never meet other traffic.
+class OwnCommunicator {
+ public:
+  explicit OwnCommunicator(MPI_Comm parent) { MPI_Comm_dup(parent, &comm_); }
+  ~OwnCommunicator() { MPI_Comm_free(&comm_); }
+  OwnCommunicator(const OwnCommunicator&) = delete;
+  OwnCommunicator& operator=(const OwnCommunicator&) = delete;
+  MPI_Comm get() const { return comm_; }
+
+ private:
+  MPI_Comm comm_ = MPI_COMM_NULL;
+};
+
+TileGrid rank_layout(const Problem& problem, int ranks) {
+  std::array<int, 2> dims = {0, 0};
+  MPI_Dims_create(ranks, 2, dims.data());
+  TileGrid grid(problem.grid_size, dims[0], dims[1]);
+  grid.check_travel(problem);
+  return grid;
+}
+
+}  // namespace
+
+RunSummary run_spmd(const Options& options, MPI_Comm parent) {
+  const Problem& problem = options.problem;
+  OwnCommunicator own(parent);
+  const MPI_Comm comm = own.get();
+  int rank = 0;
+  int ranks = 0;
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm_size(comm, &ranks);
+
+  problem.validate();
+  const TileGrid grid = rank_layout(problem, ranks);
+  check_writable(comm, "--dump_particles", options.dump_particles);
+
+  const TileCoord me = grid.coord(rank);
+  Tile tile(grid.rect(me), problem.grid_size);
+  IdTable ids(grid);
+  ids.record(me, tile.draw(problem));
+  combine_id_table(comm, ids);
+  tile.place(problem, ids.first_ids(me));
+
+  std::array<int, kDirections> neighbours{};
+  for (Direction d : kAllDirections) {
+    neighbours[index_of(d)] = static_cast<int>(grid.index(grid.neighbour(me, d)));
+  }
+  NeighbourExchange exchange(comm, neighbours);
+
+  if (rank == 0 && !options.json) {
+    const CellRect first = grid.rect({0, 0});
+    fmt::print("tessera-pic: mode spmd, {} rank(s) as {} x {} tiles of about {} x {} cells\n", ranks,
+               grid.tiles_x(), grid.tiles_y(), first.width, first.height);
+    fmt::print("  L {}, {}, k {}, m {}, {} steps, {} particles placed (n = {})\n", problem.grid_size,
+               problem.distribution.describe(), problem.k, problem.m, options.steps, ids.total(),
+               problem.particles);
+    std::fflush(stdout);
+  }
+
+  StepRecorder recorder(comm, options.json ? 0 : options.print_every);
+  for (std::int64_t step = 1; step <= options.steps; ++step) {
+    const std::uint64_t moved = tile.size();
+    const UpdateTime update = tile.move();
+    tile.accept(exchange.exchange(tile.take_departures()));
+    recorder.record(step, {update, moved});
+  }
+
+  const Verification total = reduce_verification(comm, tile.verify(problem, options.steps));
+  if (!options.dump_particles.empty()) {
+    dump_particles(comm, tile.particles(), options.dump_particles);
+  }
+
+  RunSummary summary;
+  summary.mode = "spmd";
+  summary.lb = "none";
+  summary.ranks = ranks;
+  summary.steps = options.steps;
+  summary.particles = ids.total();
+  summary.validated = total.passed(ids.total());
+  summary.per_step = recorder.records();
+  add_totals(summary);
+  return summary;
+}
+
+}  // namespace tessera::pic::driver

@@ -1,0 +1,80 @@
+#include "tessera/pic/driver/summary.hpp"
+
+#include <fmt/format.h>
+
+#include <nlohmann/json.hpp>
+
+#include "tessera/pic/error.hpp"
+
+namespace tessera::pic::driver {
+
+void add_totals(RunSummary& summary) {
+  summary.update_max_s = 0.0;
+  summary.update_avg_s = 0.0;
+  summary.update_max_cpu_s = 0.0;
+  double imbalance_sum = 0.0;
+  double particle_imbalance_sum = 0.0;
+  for (const StepRecord& r : summary.per_step) {
+    summary.update_max_s += r.max_wall_s;
+    summary.update_avg_s += r.avg_wall_s;
+    summary.update_max_cpu_s += r.max_cpu_s;
+    imbalance_sum += r.imbalance;
+    particle_imbalance_sum += r.particle_imbalance;
+  }
+  const auto steps = static_cast<double>(summary.per_step.size());
+  summary.mean_imbalance = summary.per_step.empty() ? 0.0 : imbalance_sum / steps;
+  summary.mean_particle_imbalance = summary.per_step.empty() ? 0.0 : particle_imbalance_sum / steps;
+}
+
+void print_summary(const RunSummary& s) {
+  fmt::print("summary\n");
+  fmt::print("  mode                       {}\n", s.mode);
+  fmt::print("  balancer                   {}\n", s.lb);
+  fmt::print("  ranks                      {}\n", s.ranks);
+  fmt::print("  steps                      {}\n", s.steps);
+  fmt::print("  particles                  {}\n", s.particles);
+  fmt::print("  validation                 {}\n", s.validated ? "passed" : "FAILED");
+  fmt::print("  update, slowest rank (s)   {:.6f} wall, {:.6f} thread CPU\n", s.update_max_s, s.update_max_cpu_s);
+  fmt::print("  update, average rank (s)   {:.6f} wall\n", s.update_avg_s);
+  fmt::print("  mean I                     {:.4f} (thread CPU), {:.4f} (particles)\n", s.mean_imbalance,
+             s.mean_particle_imbalance);
+  fmt::print("  LB time (s)                {:.6f}\n", s.lb_s);
+  fmt::print("  migrations                 {}\n", s.migrations);
+}
+
+std::string summary_json(const RunSummary& s, const Options& options) {
+  nlohmann::ordered_json j;
+  j["mode"] = s.mode;
+  j["lb"] = s.lb;
+  j["ranks"] = s.ranks;
+  j["steps"] = s.steps;
+  j["particles"] = s.particles;
+  j["validated"] = s.validated;
+  j["update_max_s"] = s.update_max_s;
+  j["update_avg_s"] = s.update_avg_s;
+  j["update_max_cpu_s"] = s.update_max_cpu_s;
+  j["mean_imbalance"] = s.mean_imbalance;
+  j["lb_s"] = s.lb_s;
+  j["migrations"] = s.migrations;
+  j["mean_imbalance_particles"] = s.mean_particle_imbalance;
+  j["L"] = options.problem.grid_size;
+  j["k"] = options.problem.k;
+  j["m"] = options.problem.m;
+  j["distribution"] = options.problem.distribution.describe();
+  return j.dump();
+}
+
+void write_step_log(const std::string& path, const std::vector<StepRecord>& records) {
+  std::FILE* file = std::fopen(path.c_str(), "w");
+  if (file == nullptr) {
+    throw InputError(fmt::format("--step_log {}: cannot open the file for writing", path));
+  }
+  fmt::print(file, "step,update_max_s,update_avg_s,update_max_cpu_s,update_avg_cpu_s,imbalance,imbalance_particles\n");
+  for (const StepRecord& r : records) {
+    fmt::print(file, "{},{},{},{},{},{},{}\n", r.step, r.max_wall_s, r.avg_wall_s, r.max_cpu_s, r.avg_cpu_s,
+               r.imbalance, r.particle_imbalance);
+  }
+  std::fclose(file);
+}
+
+}  // namespace tessera::pic::driver
