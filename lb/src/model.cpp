@@ -32,8 +32,11 @@ const Phase* RankData::find_phase(PhaseId id) const {
 
 std::vector<PhaseId> LbData::phase_ids() const {
   std::vector<PhaseId> ids;
-  if (ranks.empty()) return ids;
-  for (const auto& phase : ranks.front().phases) ids.push_back(phase.id);
+  for (const auto& rank : ranks) {
+    if (rank.phases.empty()) continue;  // a rank that recorded nothing
+    for (const auto& phase : rank.phases) ids.push_back(phase.id);
+    break;
+  }
   return ids;
 }
 

@@ -108,7 +108,7 @@ struct RankData {
 struct LbData {
   std::vector<RankData> ranks;
 
-  std::vector<PhaseId> phase_ids() const;       // of rank 0, in file order
+  std::vector<PhaseId> phase_ids() const;       // in file order, of the first rank with phases
   std::vector<double> rank_loads(PhaseId) const;  // seconds per rank; 0 where a rank lacks the phase
   bool operator==(const LbData&) const = default;
 };
