@@ -1,0 +1,41 @@
+#pragma once
+// HierLB: the hierarchical persistence-based balancer of Lifflander, Krishnamoorthy and Kale
+// (HPDC 2012; ../shared/seeds/000), Algorithm 2. Ranks form an n-ary tree (children of r are
+// r*n+1 .. r*n+n; every rank is also a leaf of its own subtree):
+//   1. the average rank load is found by a sum reduction;
+//   2. every rank above C x average sheds its smallest migratable objects;
+//   3. up the tree: a rank gathers its children's shed objects and subtree loads, hands the largest
+//      objects to the child subtree (or itself) of least average load while that average is below
+//      D x average, and passes the leftovers and its subtree's load and size to its parent;
+//   4. down from the root: leftovers are dealt by the same greedy rule, largest object to the
+//      subtree of least average load, until every object reaches a rank.
+// Only descriptors (id, load, source rank) travel along the tree; the destination finally tells
+// each source rank where its objects go, so objects move directly. No rank sees more than its
+// children's reports, which is why its busiest rank does far less than GreedyLB's root.
+
+#include "tessera/lb/args.hpp"
+#include "tessera/lb/strategy.hpp"
+
+namespace tessera::lb {
+
+class HierLB final : public Strategy {
+ public:
+  struct Options {
+    double c = 1.003;      // shed while load > c x average; c >= 1 (seed 000, section 7.1)
+    double d = 1.003;      // serve a subtree while its average load < d x average; d >= 1
+    int branching = 3;     // tree arity n; >= 2
+  };
+
+  HierLB();  // the paper's defaults
+  explicit HierLB(Options options);
+  static std::vector<KeySpec> keys();
+  static HierLB from_args(const Args& args);
+
+  std::string_view name() const override { return "HierLB"; }
+  Plan run(comm::Backend& backend, std::span<const StrategyInput> hosted) override;
+
+ private:
+  Options options_;
+};
+
+}  // namespace tessera::lb

@@ -1,0 +1,88 @@
+#include "tessera/lb/greedy_lb.hpp"
+
+#include <algorithm>
+#include <limits>
+
+#include "plan_messages.hpp"
+
+namespace tessera::lb {
+
+namespace {
+
+using detail::Descriptor;
+using detail::MoveOrder;
+using detail::ShedReport;
+
+struct GreedyRank {
+  const StrategyInput* input = nullptr;
+  std::vector<double> loads;     // rank 0: remaining load of every rank
+  std::vector<Descriptor> pool;  // rank 0: every shed object
+  std::vector<Migration> plan;   // moves of this rank's objects
+
+  void on_report(comm::Context& ctx, const ShedReport& report) {
+    loads[static_cast<std::size_t>(ctx.source())] = report.remaining;
+    pool.insert(pool.end(), report.tasks.begin(), report.tasks.end());
+  }
+  void on_moves(comm::Context&, const MoveOrder& order) {
+    plan.insert(plan.end(), order.moves.begin(), order.moves.end());
+  }
+};
+
+constexpr Rank root = 0;
+
+}  // namespace
+
+GreedyLB::GreedyLB() : GreedyLB(Options{}) {}
+
+GreedyLB::GreedyLB(Options options) : options_(options) {
+  if (!(options_.c >= 1.0)) throw ArgumentError("GreedyLB: c must be >= 1");
+}
+
+std::vector<KeySpec> GreedyLB::keys() {
+  return {
+      real_key("c", "1.003", "ranks above c x average load shed their smallest objects (seed 000, Algorithm 1)", 1.0),
+      choice_key("mode", "refine", "refine: Algorithm 1; full: reassign every migratable object, longest first (LPT)",
+                 {"refine", "full"}),
+  };
+}
+
+GreedyLB GreedyLB::from_args(const Args& args) {
+  return GreedyLB(Options{args.real("c"), args.text("mode") == "full" ? Mode::full : Mode::refine});
+}
+
+Plan GreedyLB::run(comm::Backend& backend, std::span<const StrategyInput> hosted) {
+  check_hosted_inputs(backend, hosted);
+  const Rank ranks = backend.size();
+  std::size_t next = 0;
+  comm::Team<GreedyRank> team(backend, [&](Rank r) {
+    GreedyRank self;
+    self.input = &hosted[next++];
+    if (r == root) self.loads.assign(static_cast<std::size_t>(ranks), 0.0);
+    return self;
+  });
+  const auto report = team.handler<&GreedyRank::on_report>();
+  const auto moves = team.handler<&GreedyRank::on_moves>();
+
+  const double total = team.allreduce(comm::ReduceOp::sum, [](GreedyRank& self) { return self.input->load(); });
+  const double threshold = options_.mode == Mode::full ? -std::numeric_limits<double>::infinity()
+                                                       : options_.c * total / ranks;
+
+  team.step([&](GreedyRank& self, comm::Context& ctx) {
+    ShedReport shed;
+    shed.remaining = self.input->load();
+    shed.tasks = detail::shed_smallest(self.input->objects, ctx.rank(), shed.remaining, threshold);
+    ctx.send(root, report, shed);
+  });
+  team.run_until_quiet();
+
+  team.step_on(root, [&](GreedyRank& self, comm::Context& ctx) {
+    std::vector<detail::Bin> bins(static_cast<std::size_t>(ranks));
+    for (Rank r = 0; r < ranks; ++r) bins[static_cast<std::size_t>(r)] = detail::Bin{r, self.loads[static_cast<std::size_t>(r)], 1};
+    const auto assigned = detail::assign_largest_to_least(self.pool, bins);
+    detail::order_moves(ctx, moves, assigned, [&](std::size_t i) { return bins[assigned[i].bin].rank; });
+  });
+  team.run_until_quiet();
+  return detail::collect_plan(team);
+}
+
+}  // namespace tessera::lb
