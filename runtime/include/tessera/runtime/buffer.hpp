@@ -1,0 +1,59 @@
+#pragma once
+/// An owned, uninitialized byte buffer for messages.
+///
+/// std::vector<std::byte> value-initializes on resize, which costs a full pass over a 100 MiB
+/// payload before it is overwritten; Buffer allocates without initializing and grows
+/// geometrically while a message is being packed.
+#include <cstddef>
+#include <cstring>
+#include <memory>
+#include <span>
+
+namespace tessera {
+
+class Buffer {
+ public:
+  Buffer() = default;
+  explicit Buffer(std::size_t capacity) { reserve(capacity); }
+
+  std::byte* data() { return data_.get(); }
+  const std::byte* data() const { return data_.get(); }
+  std::size_t size() const { return size_; }
+  std::size_t capacity() const { return capacity_; }
+  std::span<const std::byte> view() const { return {data_.get(), size_}; }
+
+  /// Ensures room for `capacity` bytes, keeping the contents.
+  void reserve(std::size_t capacity) {
+    if (capacity <= capacity_) return;
+    std::unique_ptr<std::byte[]> grown(new std::byte[capacity]);
+    if (size_ != 0) std::memcpy(grown.get(), data_.get(), size_);
+    data_ = std::move(grown);
+    capacity_ = capacity;
+  }
+  /// Sets the size; new bytes are uninitialized.
+  void resize(std::size_t size) {
+    reserve(size);
+    size_ = size;
+  }
+  /// Appends `n` bytes from `src`, growing by doubling.
+  void append(const void* src, std::size_t n) {
+    if (size_ + n > capacity_) reserve(std::max(size_ + n, 2 * capacity_));
+    std::memcpy(data_.get() + size_, src, n);
+    size_ += n;
+  }
+  /// Appends `n` uninitialized bytes and returns where they start.
+  std::byte* grow(std::size_t n) {
+    if (size_ + n > capacity_) reserve(std::max(size_ + n, 2 * capacity_));
+    std::byte* at = data_.get() + size_;
+    size_ += n;
+    return at;
+  }
+  void clear() { size_ = 0; }
+
+ private:
+  std::unique_ptr<std::byte[]> data_;
+  std::size_t size_ = 0;
+  std::size_t capacity_ = 0;
+};
+
+}  // namespace tessera

@@ -1,0 +1,34 @@
+#pragma once
+/// Errors a user can cause, and the one way Tessera reports them.
+///
+/// Tessera distinguishes two kinds of failure:
+/// - `tessera::Error`: an exception for invalid input found before any distributed state is
+///   touched (a bad flag, a bad strategy argument, a malformed file). The caller may catch it.
+/// - `tessera::fatal()`: an unrecoverable error inside a running job (a send to a rank outside
+///   the communicator, a handler that threw, an unknown handler id). It prints one message with
+///   the rank and aborts the whole job with a non-zero exit on every rank, so nothing hangs.
+#include <fmt/format.h>
+
+#include <stdexcept>
+#include <string>
+
+namespace tessera {
+
+/// An error in user input, with a message naming the input and what was expected.
+class Error : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+namespace detail {
+[[noreturn]] void fatal_message(const std::string& message);
+}  // namespace detail
+
+/// Reports `fmt`-formatted message on this rank ("tessera error on rank R: ...") and aborts
+/// every rank of the job with exit code 1 (MPI_Abort). Never returns.
+template <class... Args>
+[[noreturn]] void fatal(fmt::format_string<Args...> format, Args&&... args) {
+  detail::fatal_message(fmt::format(format, std::forward<Args>(args)...));
+}
+
+}  // namespace tessera

@@ -1,0 +1,51 @@
+#pragma once
+/// Runtime flags: every flag starts with `--tessera_`, is parsed with CLI11, and is removed from
+/// argv before the application parses it. `--tessera_help` lists every flag of every layer.
+///
+/// Each layer contributes its flags as a FlagGroup; the parser is handed all groups at start-up
+/// so the runtime never needs to know the names of flags of layers above it.
+#include <CLI/CLI.hpp>
+
+#include <string>
+#include <vector>
+
+namespace tessera {
+
+/// A set of flags owned by one layer.
+class FlagGroup {
+ public:
+  virtual ~FlagGroup() = default;
+  /// Adds this group's options (all named `--tessera_...`) to `app`.
+  virtual void add_to(CLI::App& app) = 0;
+  /// Checks values after parsing; throws tessera::Error naming the flag on a bad value.
+  virtual void validate() const {}
+};
+
+/// Flags of the runtime layer itself.
+struct RuntimeFlags : FlagGroup {
+  std::string log_level = "warn";  ///< trace, debug, info, warn, error, critical, off
+  double idle_spin_us = 200;       ///< busy-poll this long after the last work before yielding
+  double idle_yield_us = 2000;     ///< then sched_yield this long before sleeping
+  double idle_sleep_max_us = 500;  ///< sleeps grow from 10 us up to this bound while idle
+  int tree_fanout = 4;             ///< branching factor of the spanning tree for collectives
+  bool help = false;
+
+  void add_to(CLI::App& app) override;
+  void validate() const override;
+};
+
+/// Outcome of parsing: whether help was requested, and its text.
+struct ParsedFlags {
+  bool help = false;
+  std::string help_text;
+};
+
+/// Parses and removes every `--tessera_` argument from argc/argv (a value may follow as the next
+/// argument or after '='). Throws tessera::Error for an unknown `--tessera_` flag (naming the
+/// closest valid one) or a bad value.
+ParsedFlags parse_flags(int& argc, char** argv, const std::vector<FlagGroup*>& groups);
+
+/// The valid flag closest to `name` by edit distance, for "did you mean" messages.
+std::string closest_flag(const std::string& name, const std::vector<std::string>& valid);
+
+}  // namespace tessera

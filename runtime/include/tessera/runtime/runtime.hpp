@@ -1,0 +1,237 @@
+#pragma once
+/// The per-rank runtime: context (rank, size, communicator), active messages and the
+/// scheduler's progress loop.
+///
+/// A Runtime is created on every rank, either standalone (it initializes and finalizes MPI) or
+/// inside an MPI program (interop: the application passes its communicator, Tessera duplicates
+/// it, so its messages never match the application's, and never finalizes MPI). Destroying the
+/// Runtime drains outstanding work first: every message sent on any rank has been handled.
+///
+/// Messages: `rt.send<&handler>(rank, args...)` runs `handler(args...)` on `rank`;
+/// `rt.broadcast<&handler>(args...)` runs it once on every rank, the caller included, forwarded
+/// down a spanning tree rooted at the caller. Handlers are free functions, or member functions
+/// of an object group (see objgroup.hpp); they need no registration. Arguments are encoded as
+/// serialize.hpp describes.
+///
+/// Scheduling: one progress loop per rank (`progress()`, `run_until(pred)`) receives messages
+/// and runs them, and runs locally posted work in FIFO order. Handlers run to completion on the
+/// rank's progress thread; a handler must not block waiting for another message.
+#include <tessera/runtime/buffer.hpp>
+#include <tessera/runtime/envelope.hpp>
+#include <tessera/runtime/error.hpp>
+#include <tessera/runtime/flags.hpp>
+#include <tessera/runtime/handler_traits.hpp>
+#include <tessera/runtime/idle_policy.hpp>
+#include <tessera/runtime/transport.hpp>
+
+#include <mpi.h>
+
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <memory>
+#include <unordered_map>
+#include <vector>
+
+namespace spdlog {
+class logger;
+}
+
+namespace tessera {
+
+class Collectives;
+
+/// Watches every counted message (not kSystem ones); the termination layer installs one.
+class MessageObserver {
+ public:
+  virtual ~MessageObserver() = default;
+  /// A message of `envelope.epoch` is about to leave for `dest` (also when dest is this rank).
+  virtual void on_send(const Envelope& envelope, int dest) = 0;
+  /// A message from `source` is about to run its handler.
+  virtual void on_deliver(const Envelope& envelope, int source) = 0;
+  /// Its handler has returned.
+  virtual void on_delivered(const Envelope& envelope, int source) = 0;
+};
+
+struct RuntimeOptions {
+  /// Interop: the application's communicator (MPI already initialized; Tessera duplicates it and
+  /// leaves MPI initialized). nullptr: standalone, Tessera initializes and finalizes MPI.
+  MPI_Comm app_comm = MPI_COMM_NULL;
+  /// Flags of layers above the runtime, parsed together with the runtime's own.
+  std::vector<FlagGroup*> flag_groups;
+  MpiTransportOptions transport;
+  /// Argument-parsing failures and --tessera_help exit the process (the default, for
+  /// applications); tests that check the messages set this to false to get a tessera::Error.
+  bool exit_on_flag_error = true;
+};
+
+class Runtime {
+ public:
+  /// Initializes this rank. Parses and removes `--tessera_` flags from argc/argv. On a bad flag
+  /// prints one message (rank 0) and exits non-zero on every rank; on --tessera_help prints the
+  /// flags (rank 0) and exits 0.
+  Runtime(int& argc, char**& argv, RuntimeOptions options = {});
+  ~Runtime();
+  Runtime(const Runtime&) = delete;
+  Runtime& operator=(const Runtime&) = delete;
+
+  int rank() const { return rank_; }
+  int size() const { return size_; }
+  /// Tessera's own communicator, duplicated from the application's or from MPI_COMM_WORLD.
+  MPI_Comm comm() const { return comm_; }
+  const RuntimeFlags& flags() const { return flags_; }
+  spdlog::logger& log() { return *log_; }
+  Collectives& collectives() { return *collectives_; }
+
+  /// Runs free function F(args...) on rank `dest`. A rank outside [0, size) is fatal.
+  template <auto F, class... A>
+  void send(int dest, A&&... args) {
+    static_assert(std::is_void_v<typename detail::handler_traits<decltype(F)>::object>,
+                  "send<&C::member> needs an object: use an ObjGroup proxy's send");
+    send_to<F, detail::invoke_free<F>>(dest, 0, 0, std::forward<A>(args)...);
+  }
+
+  /// Runs free function F(args...) once on every rank, this one included.
+  template <auto F, class... A>
+  void broadcast(A&&... args) {
+    static_assert(std::is_void_v<typename detail::handler_traits<decltype(F)>::object>,
+                  "broadcast<&C::member> needs an object: use an ObjGroup proxy's broadcast");
+    broadcast_to<F, detail::invoke_free<F>>(0, 0, std::forward<A>(args)...);
+  }
+
+  /// Low-level send used by the layers above: handler F delivered by invoker I, to object
+  /// `target` (0: none), with extra envelope `flags` (e.g. Envelope::kSystem).
+  template <auto F, detail::Invoker I, class... A>
+  void send_to(int dest, std::uint64_t target, std::uint16_t flags, A&&... args) {
+    if (dest < 0 || dest >= size_) bad_rank(dest);
+    Buffer bytes = pack<F, I>(target, flags, -1, std::forward<A>(args)...);
+    post(dest, std::move(bytes));
+  }
+
+  /// Low-level broadcast: down the spanning tree rooted at this rank, then here.
+  template <auto F, detail::Invoker I, class... A>
+  void broadcast_to(std::uint64_t target, std::uint16_t flags, A&&... args) {
+    Buffer bytes = pack<F, I>(target, flags | Envelope::kBroadcast, rank_, std::forward<A>(args)...);
+    post(rank_, std::move(bytes));
+  }
+
+  /// Queues `work` to run on this rank from the progress loop, after work already queued.
+  void post_local(std::function<void()> work) { local_work_.push_back(std::move(work)); }
+
+  /// One scheduler turn: receives and runs waiting messages, runs queued local work, advances
+  /// sends. Returns true when it did anything.
+  bool progress();
+
+  /// Runs the progress loop until `done()` is true, idling politely between turns.
+  template <class Pred>
+  void run_until(Pred&& done) {
+    IdleBackoff idle = make_idle();
+    while (!done()) {
+      if (progress()) idle.reset();
+      else idle.wait();
+    }
+  }
+
+  /// Runs until no message is queued or in flight anywhere and all local work is done
+  /// (collective: every rank must call it). Used by finalize.
+  void drain();
+
+  /// The epoch stamped on messages sent now; the termination layer sets it.
+  EpochId current_epoch() const { return current_epoch_; }
+  void set_current_epoch(EpochId epoch) { current_epoch_ = epoch; }
+
+  /// Installs the observer of counted messages (nullptr removes it).
+  void set_observer(MessageObserver* observer) { observer_ = observer; }
+
+  /// Registers the object that messages with envelope target `id` run on (object groups,
+  /// collections). Messages that arrived for it earlier are delivered now, in arrival order.
+  void register_target(std::uint64_t id, void* object);
+  void unregister_target(std::uint64_t id);
+  /// Keeps `object` alive until the runtime is destroyed (object group instances).
+  void adopt(std::shared_ptr<void> object) { owned_.push_back(std::move(object)); }
+  /// The object registered under `id`, or nullptr.
+  void* find_target(std::uint64_t id) const {
+    auto it = targets_.find(id);
+    return it == targets_.end() ? nullptr : it->second;
+  }
+  /// A new id for a collectively created target: the same on every rank when every rank creates
+  /// its targets in the same order.
+  std::uint64_t next_collective_target_id() { return ++collective_targets_; }
+
+  /// Counted (non-system) messages this rank has sent and handled since start.
+  std::uint64_t messages_sent() const { return counted_sent_; }
+  std::uint64_t messages_handled() const { return counted_handled_; }
+
+ private:
+  template <auto F, detail::Invoker I, class... A>
+  Buffer pack(std::uint64_t target, std::uint16_t flags, int root, A&&... args) {
+    using params = typename detail::handler_traits<decltype(F)>::params;
+    using encoder = detail::Encoder<params>;
+    Buffer bytes = acquire(sizeof(Envelope) + encoder::fixed_size);
+    Envelope envelope;
+    envelope.handler = detail::handler_id<F, I>();
+    envelope.flags = flags;
+    envelope.root = root < 0 ? rank_ : root;
+    envelope.epoch = current_epoch_;
+    envelope.target = target;
+    bytes.append(&envelope, sizeof envelope);
+    encoder::encode(bytes, std::forward<A>(args)...);
+    return bytes;
+  }
+
+  Buffer acquire(std::size_t capacity);
+  void post(int dest, Buffer&& bytes);
+  void deliver(Incoming& message);
+  void dispatch(const Envelope& envelope, int source, Buffer&& bytes);
+  void forward_broadcast(const Envelope& envelope, const Buffer& bytes);
+  [[noreturn]] void bad_rank(int dest) const;
+  IdleBackoff make_idle() const {
+    return IdleBackoff(flags_.idle_spin_us, flags_.idle_yield_us, flags_.idle_sleep_max_us);
+  }
+
+  struct Parked {
+    int source;
+    Buffer bytes;
+  };
+
+  RuntimeFlags flags_;
+  bool owns_mpi_ = false;
+  MPI_Comm comm_ = MPI_COMM_NULL;
+  int rank_ = 0;
+  int size_ = 1;
+  std::shared_ptr<spdlog::logger> log_;
+  std::unique_ptr<Transport> transport_;
+  std::unique_ptr<Collectives> collectives_;
+  std::deque<Incoming> local_messages_;
+  std::deque<std::function<void()>> local_work_;
+  EpochId current_epoch_ = kGlobalEpoch;
+  MessageObserver* observer_ = nullptr;
+  std::unordered_map<std::uint64_t, void*> targets_;
+  std::unordered_map<std::uint64_t, std::vector<Parked>> parked_;
+  std::uint64_t collective_targets_ = 0;
+  std::vector<std::shared_ptr<void>> owned_;
+  std::uint64_t counted_sent_ = 0;
+  std::uint64_t counted_handled_ = 0;
+  std::uint64_t total_sent_ = 0;     // system messages included: what drain() balances
+  std::uint64_t total_handled_ = 0;
+  Runtime* previous_ = nullptr;      // the runtime that was current before this one
+};
+
+/// The runtime of the calling thread: the one access point for free functions and handlers.
+/// Set by the most recently constructed Runtime; destroying it restores the one before. Fatal if
+/// there is none.
+Runtime& this_runtime();
+
+/// Runs free function F(args...) on `dest` through this_runtime().
+template <auto F, class... A>
+void send(int dest, A&&... args) {
+  this_runtime().send<F>(dest, std::forward<A>(args)...);
+}
+
+/// Runs free function F(args...) once on every rank through this_runtime().
+template <auto F, class... A>
+void broadcast(A&&... args) {
+  this_runtime().broadcast<F>(std::forward<A>(args)...);
+}
+
+}  // namespace tessera

@@ -1,0 +1,114 @@
+#include <tessera/runtime/error.hpp>
+#include <tessera/runtime/flags.hpp>
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstring>
+
+namespace tessera {
+namespace {
+
+constexpr std::string_view kPrefix = "--tessera_";
+
+std::size_t edit_distance(const std::string& a, const std::string& b) {
+  std::vector<std::size_t> row(b.size() + 1);
+  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    std::size_t diagonal = row[0];
+    row[0] = i;
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      const std::size_t above = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      diagonal = above;
+    }
+  }
+  return row[b.size()];
+}
+
+std::string flag_name(const std::string& arg) { return arg.substr(0, arg.find('=')); }
+
+}  // namespace
+
+void RuntimeFlags::add_to(CLI::App& app) {
+  app.add_flag("--tessera_help", help, "Print every Tessera flag and exit");
+  app.add_option("--tessera_log_level", log_level,
+                 "Log level: trace, debug, info, warn, error, critical, off")
+      ->check(CLI::IsMember({"trace", "debug", "info", "warn", "error", "critical", "off"}));
+  app.add_option("--tessera_idle_spin_us", idle_spin_us,
+                 "Microseconds an idle rank busy-polls before yielding its core");
+  app.add_option("--tessera_idle_yield_us", idle_yield_us,
+                 "Microseconds an idle rank yields (sched_yield) before it starts sleeping");
+  app.add_option("--tessera_idle_sleep_max_us", idle_sleep_max_us,
+                 "Longest sleep, in microseconds, of an idle rank between polls");
+  app.add_option("--tessera_tree_fanout", tree_fanout,
+                 "Branching factor of the spanning tree used by broadcasts and reductions (>= 2)");
+}
+
+void RuntimeFlags::validate() const {
+  if (tree_fanout < 2)
+    throw Error(fmt::format("--tessera_tree_fanout={} is invalid: the branching factor must be at least 2",
+                            tree_fanout));
+  if (idle_spin_us < 0 || idle_yield_us < 0 || idle_sleep_max_us < 0)
+    throw Error("--tessera_idle_* durations must be non-negative microseconds");
+}
+
+std::string closest_flag(const std::string& name, const std::vector<std::string>& valid) {
+  std::string best;
+  std::size_t best_distance = static_cast<std::size_t>(-1);
+  for (const auto& candidate : valid) {
+    const std::size_t d = edit_distance(name, candidate);
+    if (d < best_distance) {
+      best_distance = d;
+      best = candidate;
+    }
+  }
+  return best;
+}
+
+ParsedFlags parse_flags(int& argc, char** argv, const std::vector<FlagGroup*>& groups) {
+  CLI::App app{"Tessera runtime flags", "tessera"};
+  app.set_help_flag();  // --tessera_help replaces CLI11's -h/--help, which belong to the application
+  for (FlagGroup* group : groups) group->add_to(app);
+
+  std::vector<std::string> known;
+  for (const CLI::Option* option : app.get_options())
+    for (const auto& long_name : option->get_lnames()) known.push_back("--" + long_name);
+
+  // Pick the --tessera_ arguments (and the value that follows one given without '='),
+  // leave the application's arguments in argv in their order.
+  std::vector<std::string> ours;
+  int kept = 1;
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    if (arg.rfind(kPrefix, 0) != 0) {
+      argv[kept++] = argv[i];
+      continue;
+    }
+    const std::string name = flag_name(arg);
+    if (std::find(known.begin(), known.end(), name) == known.end())
+      throw Error(fmt::format("unknown flag '{}'; did you mean '{}'? (--tessera_help lists every flag)",
+                              name, closest_flag(name, known)));
+    ours.push_back(arg);
+    const CLI::Option* option = app.get_option(name);
+    const bool takes_value = option->get_expected_min() > 0;
+    if (takes_value && arg.find('=') == std::string::npos && i + 1 < argc) ours.push_back(argv[++i]);
+  }
+  argc = kept;
+  argv[argc] = nullptr;
+
+  std::vector<std::string> reversed(ours.rbegin(), ours.rend());  // CLI11 parses a reversed vector
+  try {
+    app.parse(reversed);
+  } catch (const CLI::ParseError& e) {
+    throw Error(fmt::format("bad Tessera flag: {}", e.what()));
+  }
+  for (FlagGroup* group : groups) group->validate();
+
+  ParsedFlags parsed;
+  parsed.help = app.get_option("--tessera_help")->count() > 0;
+  if (parsed.help) parsed.help_text = app.help();
+  return parsed;
+}
+
+}  // namespace tessera

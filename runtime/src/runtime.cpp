@@ -1,0 +1,236 @@
+#include <tessera/runtime/collectives.hpp>
+#include <tessera/runtime/runtime.hpp>
+#include <tessera/runtime/spanning_tree.hpp>
+
+#include <spdlog/sinks/stdout_sinks.h>
+#include <spdlog/spdlog.h>
+
+#include <cstdio>
+#include <cstdlib>
+
+namespace tessera {
+namespace {
+
+// The one process-wide access point (see this_runtime()).
+Runtime* current_runtime = nullptr;
+
+}  // namespace
+
+namespace detail {
+void fatal_message(const std::string& message) {
+  int initialized = 0;
+  int finalized = 0;
+  MPI_Initialized(&initialized);
+  MPI_Finalized(&finalized);
+  const bool mpi_up = initialized && !finalized;
+  int rank = 0;
+  if (current_runtime != nullptr) rank = current_runtime->rank();
+  else if (mpi_up) MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  std::fprintf(stderr, "tessera error on rank %d: %s\n", rank, message.c_str());
+  std::fflush(stderr);
+  if (mpi_up) MPI_Abort(current_runtime != nullptr ? current_runtime->comm() : MPI_COMM_WORLD, 1);
+  std::_Exit(1);
+}
+}  // namespace detail
+
+Runtime& this_runtime() {
+  if (current_runtime == nullptr) fatal("no Tessera runtime exists on this thread's process");
+  return *current_runtime;
+}
+
+Runtime::Runtime(int& argc, char**& argv, RuntimeOptions options) {
+  int initialized = 0;
+  MPI_Initialized(&initialized);
+  MPI_Comm base = MPI_COMM_WORLD;
+  if (options.app_comm != MPI_COMM_NULL) {
+    if (!initialized) throw Error("interop mode needs MPI_Init before the Tessera runtime is created");
+    base = options.app_comm;
+  } else if (!initialized) {
+    MPI_Init(&argc, &argv);
+    owns_mpi_ = true;
+  }
+  MPI_Comm_dup(base, &comm_);
+  MPI_Comm_rank(comm_, &rank_);
+  MPI_Comm_size(comm_, &size_);
+
+  std::vector<FlagGroup*> groups{&flags_};
+  groups.insert(groups.end(), options.flag_groups.begin(), options.flag_groups.end());
+  ParsedFlags parsed;
+  try {
+    parsed = parse_flags(argc, argv, groups);
+  } catch (const Error& e) {
+    if (!options.exit_on_flag_error) {
+      MPI_Comm_free(&comm_);
+      throw;
+    }
+    // Every rank parses the same argv, so every rank gets here: one message, all exit non-zero.
+    if (rank_ == 0) std::fprintf(stderr, "tessera: %s\n", e.what());
+    MPI_Comm_free(&comm_);
+    if (owns_mpi_) MPI_Finalize();
+    std::exit(2);
+  }
+  if (parsed.help && options.exit_on_flag_error) {
+    if (rank_ == 0) std::fputs(parsed.help_text.c_str(), stdout);
+    MPI_Comm_free(&comm_);
+    if (owns_mpi_) MPI_Finalize();
+    std::exit(0);
+  }
+
+  log_ = std::make_shared<spdlog::logger>("tessera", std::make_shared<spdlog::sinks::stderr_sink_mt>());
+  log_->set_pattern(fmt::format("[%H:%M:%S.%e] [tessera rank {}] [%l] %v", rank_));
+  log_->set_level(spdlog::level::from_str(flags_.log_level));
+
+  detail::freeze_handler_ids();
+  transport_ = make_mpi_transport(&comm_, options.transport);
+  collectives_ = std::make_unique<Collectives>(*this);
+  previous_ = current_runtime;
+  current_runtime = this;
+  log_->debug("started: {} ranks, {} MPI", size_, owns_mpi_ ? "standalone" : "interop");
+}
+
+Runtime::~Runtime() {
+  drain();
+  collectives_.reset();
+  transport_.reset();
+  MPI_Comm_free(&comm_);
+  if (current_runtime == this) current_runtime = previous_;
+  if (owns_mpi_) MPI_Finalize();
+}
+
+Buffer Runtime::acquire(std::size_t capacity) { return transport_->acquire(capacity); }
+
+void Runtime::bad_rank(int dest) const {
+  fatal("send to rank {} is outside the communicator: valid ranks are 0..{} (size {})", dest,
+        size_ - 1, size_);
+}
+
+void Runtime::post(int dest, Buffer&& bytes) {
+  Envelope envelope;
+  std::memcpy(&envelope, bytes.data(), sizeof envelope);
+  ++total_sent_;
+  if (!envelope.is_system()) {
+    ++counted_sent_;
+    if (observer_ != nullptr) observer_->on_send(envelope, dest);
+  }
+  if (dest == rank_) local_messages_.push_back(Incoming{rank_, std::move(bytes)});
+  else transport_->send(dest, std::move(bytes));
+}
+
+void Runtime::forward_broadcast(const Envelope& envelope, const Buffer& bytes) {
+  for (int child : spanning_tree_children(rank_, envelope.root, size_, flags_.tree_fanout)) {
+    Buffer copy = acquire(bytes.size());
+    copy.append(bytes.data(), bytes.size());
+    post(child, std::move(copy));
+  }
+}
+
+void Runtime::deliver(Incoming& message) {
+  if (message.bytes.size() < sizeof(Envelope))
+    fatal("malformed message of {} bytes from rank {}: shorter than the envelope", message.bytes.size(),
+          message.source);
+  Envelope envelope;
+  std::memcpy(&envelope, message.bytes.data(), sizeof envelope);
+  if (envelope.is_broadcast()) forward_broadcast(envelope, message.bytes);
+  dispatch(envelope, message.source, std::move(message.bytes));
+}
+
+void Runtime::dispatch(const Envelope& envelope, int source, Buffer&& bytes) {
+  const detail::HandlerEntry* entry = detail::find_handler(envelope.handler);
+  if (entry == nullptr)
+    fatal("rank {} received a message from rank {} for unknown handler id {}: every rank must run "
+          "the same executable",
+          rank_, source, envelope.handler);
+  if (envelope.target != 0 && targets_.find(envelope.target) == targets_.end()) {
+    // Created collectively, but not yet on this rank: hold it until register_target.
+    parked_[envelope.target].push_back(Parked{source, std::move(bytes)});
+    return;
+  }
+  const bool counted = !envelope.is_system();
+  if (counted && observer_ != nullptr) observer_->on_deliver(envelope, source);
+  const EpochId outer = current_epoch_;
+  current_epoch_ = envelope.epoch;
+  try {
+    entry->invoke(*this, envelope,
+                  std::span<const std::byte>(bytes.data() + sizeof(Envelope), bytes.size() - sizeof(Envelope)));
+  } catch (const std::exception& e) {
+    fatal("handler {} threw: {}", detail::readable_handler_name(entry->name), e.what());
+  } catch (...) {
+    fatal("handler {} threw a non-standard exception", detail::readable_handler_name(entry->name));
+  }
+  current_epoch_ = outer;
+  ++total_handled_;
+  if (counted) {
+    ++counted_handled_;
+    if (observer_ != nullptr) observer_->on_delivered(envelope, source);
+  }
+  transport_->recycle(std::move(bytes));
+}
+
+bool Runtime::progress() {
+  bool did = false;
+  Incoming incoming;
+  for (int i = 0; i < 64 && transport_->poll(incoming); ++i) {
+    deliver(incoming);
+    did = true;
+  }
+  // Only what was queued when the turn began, so a handler that posts to itself cannot starve
+  // the network.
+  for (std::size_t n = local_messages_.size(); n > 0 && !local_messages_.empty(); --n) {
+    Incoming message = std::move(local_messages_.front());
+    local_messages_.pop_front();
+    deliver(message);
+    did = true;
+  }
+  for (std::size_t n = local_work_.size(); n > 0 && !local_work_.empty(); --n) {
+    auto work = std::move(local_work_.front());
+    local_work_.pop_front();
+    work();
+    did = true;
+  }
+  transport_->progress();
+  return did;
+}
+
+void Runtime::register_target(std::uint64_t id, void* object) {
+  targets_[id] = object;
+  auto it = parked_.find(id);
+  if (it == parked_.end()) return;
+  for (Parked& parked : it->second) {
+    auto held = std::make_shared<Parked>(std::move(parked));
+    post_local([this, held] {
+      Envelope envelope;
+      std::memcpy(&envelope, held->bytes.data(), sizeof envelope);
+      dispatch(envelope, held->source, std::move(held->bytes));
+    });
+  }
+  parked_.erase(it);
+}
+
+void Runtime::unregister_target(std::uint64_t id) { targets_.erase(id); }
+
+void Runtime::drain() {
+  // Quiescence by the four-counter method: sum (sent, handled) over all ranks in waves; when
+  // two consecutive waves see the same balanced sums, no message was in flight between them.
+  std::uint64_t previous[2] = {~0ull, ~0ull};
+  IdleBackoff idle = make_idle();
+  while (true) {
+    while (progress()) {
+    }
+    std::uint64_t local[2] = {total_sent_, total_handled_};
+    std::uint64_t global[2] = {0, 0};
+    MPI_Request request;
+    MPI_Iallreduce(local, global, 2, MPI_UINT64_T, MPI_SUM, comm_, &request);
+    int done = 0;
+    while (!done) {
+      if (progress()) idle.reset();
+      else idle.wait();
+      MPI_Test(&request, &done, MPI_STATUS_IGNORE);
+    }
+    // The decision must be the same on every rank, so it uses the global sums only.
+    if (global[0] == global[1] && global[0] == previous[0] && global[1] == previous[1]) return;
+    previous[0] = global[0];
+    previous[1] = global[1];
+  }
+}
+
+}  // namespace tessera

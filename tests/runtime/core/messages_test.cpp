@@ -1,0 +1,66 @@
+// Point-to-point active messages: exact counts and checksums, all-to-all.
+#include <tessera/runtime.hpp>
+
+#include <gtest/gtest.h>
+
+#include <numeric>
+#include <vector>
+
+namespace {
+
+struct Tally {
+  std::vector<std::uint64_t> count_from;
+  std::vector<std::uint64_t> sum_from;
+};
+Tally tally;
+
+void record(int source, std::uint64_t sequence, std::uint64_t checksum, std::array<std::uint32_t, 4> payload) {
+  std::uint64_t s = sequence;
+  for (auto v : payload) s = s * 31 + v;
+  if (s != checksum) tessera::fatal("payload from rank {} #{} corrupted", source, sequence);
+  tally.count_from[source] += 1;
+  tally.sum_from[source] += sequence;
+}
+
+TEST(Messages, EveryRankSendsKToEveryRank) {
+  auto& rt = tessera::this_runtime();
+  const int p = rt.size();
+  constexpr std::uint64_t k = 500;
+  tally = Tally{std::vector<std::uint64_t>(p), std::vector<std::uint64_t>(p)};
+  rt.collectives().barrier();
+  for (std::uint64_t i = 0; i < k; ++i) {
+    for (int dest = 0; dest < p; ++dest) {
+      std::array<std::uint32_t, 4> payload{static_cast<std::uint32_t>(rt.rank()), static_cast<std::uint32_t>(dest),
+                                           static_cast<std::uint32_t>(i), 0xabcdu};
+      std::uint64_t s = i;
+      for (auto v : payload) s = s * 31 + v;
+      rt.send<&record>(dest, rt.rank(), i, s, payload);
+    }
+  }
+  const std::uint64_t expected = static_cast<std::uint64_t>(p) * k;
+  rt.run_until([&] { return std::accumulate(tally.count_from.begin(), tally.count_from.end(), 0ull) == expected; });
+  for (int source = 0; source < p; ++source) {
+    EXPECT_EQ(tally.count_from[source], k) << "from rank " << source;
+    EXPECT_EQ(tally.sum_from[source], k * (k - 1) / 2) << "from rank " << source;
+  }
+  rt.collectives().barrier();
+}
+
+int chain_hops = 0;
+void hop(tessera::Runtime& rt, int remaining) {
+  ++chain_hops;
+  if (remaining > 0) rt.send<&hop>((rt.rank() + 1) % rt.size(), remaining - 1);
+}
+
+TEST(Messages, HandlersSendFromHandlersWithRuntimeParameter) {
+  auto& rt = tessera::this_runtime();
+  chain_hops = 0;
+  rt.collectives().barrier();
+  constexpr int hops = 40;
+  if (rt.rank() == 0) rt.send<&hop>(0, hops * rt.size() - 1);
+  rt.drain();
+  EXPECT_EQ(rt.collectives().allreduce(chain_hops, tessera::op::sum{}), hops * rt.size());
+  EXPECT_EQ(chain_hops, hops);
+}
+
+}  // namespace

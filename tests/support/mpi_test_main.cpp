@@ -1,0 +1,18 @@
+// GoogleTest main for multi-rank tests: one Tessera runtime per process for the whole run.
+// Every rank runs every test in the same order, so collective calls inside tests match up.
+// Only rank 0 prints GoogleTest's progress; a failure on any rank fails the process.
+#include <tessera/runtime.hpp>
+
+#include <gtest/gtest.h>
+
+int main(int argc, char** argv) {
+  tessera::Runtime rt(argc, argv);
+  ::testing::InitGoogleTest(&argc, argv);
+  if (rt.rank() != 0) {
+    auto& listeners = ::testing::UnitTest::GetInstance()->listeners();
+    delete listeners.Release(listeners.default_result_printer());
+  }
+  const int failed = RUN_ALL_TESTS();
+  const int any_failed = rt.collectives().allreduce(failed, tessera::op::max{});
+  return any_failed;
+}
