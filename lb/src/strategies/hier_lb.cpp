@@ -39,6 +39,7 @@ struct HierRank {
   Rank first_child = 0;
   std::size_t children = 0;
   std::size_t reported = 0;
+  bool shed = false;  // this rank gave objects away
   std::vector<Bin> bins;  // [0]: this rank itself; [1 + i]: subtree of child i
   std::vector<Descriptor> pool;
   std::vector<std::vector<Descriptor>> assigned;  // per bin, until the down sweep passes
@@ -47,6 +48,7 @@ struct HierRank {
   void start(comm::Context& ctx) {
     double remaining = input->load();
     pool = detail::shed_smallest(input->objects, ctx.rank(), remaining, shared->shed_above);
+    shed = !pool.empty();
     bins[0] = Bin{ctx.rank(), remaining, 1};
     if (children == 0) finish_up(ctx);
   }
@@ -63,7 +65,14 @@ struct HierRank {
       distribute(ctx, std::move(pool));
       return;
     }
-    keep(detail::assign_largest_to_least(pool, bins, shared->serve_below));
+    // A rank that shed is not underloaded: were it a candidate here, the objects it just shed
+    // would come straight back, since shedding stops at or below the serving threshold.
+    std::vector<Bin> candidates(bins.begin() + (shed ? 1 : 0), bins.end());
+    for (const auto& a : detail::assign_largest_to_least(pool, candidates, shared->serve_below)) {
+      const std::size_t bin = a.bin + (shed ? 1 : 0);
+      bins[bin].load += a.task.load;
+      assigned[bin].push_back(a.task);
+    }
     ShedReport report;
     report.ranks = 0;
     for (const auto& bin : bins) {
