@@ -1,0 +1,94 @@
+#include "options.hpp"
+
+#include <iostream>
+#include <stdexcept>
+#include <string>
+
+#include <CLI/CLI.hpp>
+
+namespace tessera::uts::app {
+namespace {
+
+// More threads than this on one rank is a typing error, not a configuration.
+constexpr std::int64_t kMaxWorkers = 4096;
+
+// Flags given on the command line; each overrides the same parameter of --tree.
+struct Overrides {
+  std::optional<std::string> type;
+  std::optional<double> b;
+  std::optional<std::int32_t> r;
+  std::optional<std::int32_t> m;
+  std::optional<double> q;
+  std::optional<std::int32_t> d;
+  std::optional<std::string> a;
+  std::optional<double> f;
+  std::optional<std::int32_t> g;
+};
+
+TreeParams resolve(const std::optional<std::string>& tree, const Overrides& o) {
+  TreeParams p = tree ? named_tree(*tree).params : TreeParams{};
+  if (o.type) p.type = parse_tree_type(*o.type);
+  if (o.b) p.root_branching = *o.b;
+  if (o.r) p.root_seed = *o.r;
+  if (o.m) p.nonleaf_children = *o.m;
+  if (o.q) p.nonleaf_probability = *o.q;
+  if (o.d) p.depth = *o.d;
+  if (o.a) p.shape = parse_shape(*o.a);
+  if (o.f) p.shift_depth = *o.f;
+  if (o.g) p.granularity = *o.g;
+  validate(p);
+  return p;
+}
+
+}  // namespace
+
+CommandLine parse_command_line(int argc, char** argv) {
+  CLI::App cli{"tessera-uts: count the nodes, leaves and depth of an Unbalanced Tree Search "
+               "(UTS 2.1) tree. Tree flags take the reference's meanings and defaults; with "
+               "--tree they override that tree's values."};
+  std::optional<std::string> tree;
+  Overrides o;
+  std::optional<std::int64_t> workers;
+  std::string report = "text";
+  std::string sha1 = sha1_direct_available() ? "direct" : "evp";
+  cli.add_option("--tree", tree, "A UTS sample tree: T1 (geometric fixed), T2 (geometric cyclic), "
+                                 "T3 (binomial), T4 (hybrid), T5 (geometric linear)");
+  cli.add_option("-t", o.type, "Tree type: 0 binomial, 1 geometric, 2 hybrid (default 1)");
+  cli.add_option("-b", o.b, "Root branching factor b (default 4)");
+  cli.add_option("-r", o.r, "Root seed (default 0)");
+  cli.add_option("-m", o.m, "Binomial: children of a non-leaf node, >= 1 (default 4)");
+  cli.add_option("-q", o.q, "Binomial: probability of a non-leaf node, in [0, 1] (default 15/64)");
+  cli.add_option("-d", o.d, "Geometric: depth parameter d of the shape function, >= 1 (default 6)");
+  cli.add_option("-a", o.a, "Geometric shape: 0 linear, 1 expdec, 2 cyclic, 3 fixed (default 0)");
+  cli.add_option("-f", o.f, "Hybrid: switch to binomial at depth f * d (default 0.5)");
+  cli.add_option("-g", o.g, "SHA-1 evaluations per child: compute granularity, >= 1 (default 1)");
+  cli.add_option("--workers", workers, "Search with a pool of N >= 1 threads stealing from each "
+                                       "other (default: sequential search)");
+  cli.add_option("--sha1", sha1, "SHA-1 implementation: direct (SHA1_*) or evp")
+      ->check(CLI::IsMember({"direct", "evp"}));
+  cli.add_option("--report", report, "Output: text, or json for one JSON object on the last line")
+      ->check(CLI::IsMember({"text", "json"}));
+  try {
+    cli.parse(argc, argv);
+  } catch (const CLI::ParseError& error) {
+    return {std::nullopt, cli.exit(error)};
+  }
+  try {
+    Options options;
+    options.params = resolve(tree, o);
+    options.tree_name = tree ? *tree : "custom";
+    if (workers && (*workers < 1 || *workers > kMaxWorkers)) {
+      throw std::invalid_argument("--workers is " + std::to_string(*workers) + ": expected an integer in [1, " +
+                                  std::to_string(kMaxWorkers) + "]");
+    }
+    options.workers = static_cast<std::size_t>(workers.value_or(0));
+    options.sha1 = sha1 == "direct" ? Sha1Backend::direct : Sha1Backend::evp;
+    options.json = report == "json";
+    return {options, 0};
+  } catch (const std::invalid_argument& error) {
+    std::cerr << "tessera-uts: " << error.what() << "\n";
+    return {std::nullopt, 2};
+  }
+}
+
+}  // namespace tessera::uts::app
