@@ -50,3 +50,17 @@ function(tessera_add_mpi_test)
     set_tests_properties(${T_NAME} PROPERTIES WILL_FAIL TRUE)
   endif()
 endfunction()
+
+# tessera_expect_failure(NAME <test> RANKS <n> REGEX <re> COMMAND <exe> [args...])
+# The command must exit non-zero on a run of <n> ranks and print a line matching <re>.
+set(TESSERA_EXPECT_FAILURE ${PROJECT_SOURCE_DIR}/tests/support/expect_failure.sh)
+function(tessera_expect_failure)
+  cmake_parse_arguments(T "" "NAME;RANKS;REGEX;TIMEOUT" "COMMAND" ${ARGN})
+  if(NOT T_TIMEOUT)
+    set(T_TIMEOUT 60)
+  endif()
+  add_test(NAME ${T_NAME} COMMAND ${TESSERA_EXPECT_FAILURE} "${T_REGEX}"
+    ${TESSERA_MPIRUN} ${TESSERA_MPIRUN_FLAGS} -np ${T_RANKS} ${T_COMMAND})
+  set_tests_properties(${T_NAME} PROPERTIES TIMEOUT ${T_TIMEOUT} ENVIRONMENT "${TESSERA_TEST_ENV}"
+    PROCESSORS ${T_RANKS})
+endfunction()

@@ -15,7 +15,7 @@
 namespace tessera {
 namespace {
 
-constexpr int kTag = 7001;
+constexpr int kTag = kMpiTransportTag;
 constexpr std::size_t kPooledCapacity = 64 * 1024;
 constexpr std::size_t kPoolLimit = 64;
 

@@ -44,6 +44,9 @@ class Transport {
   virtual void recycle(Buffer&& bytes) = 0;
 };
 
+/// The MPI tag of every active message on Tessera's communicator.
+inline constexpr int kMpiTransportTag = 7001;
+
 struct MpiTransportOptions {
   /// Messages above this many bytes use a derived datatype instead of an int count; lowered
   /// only by tests, to exercise that path without allocating gigabytes.
