@@ -9,6 +9,22 @@
 
 namespace tessera::pic {
 
+/// fmod(t, period) for an integer `period`, without the libm call in the common case.
+///
+/// The mover wraps t = position + displacement + L, which lies in [0, 3L) whenever the travel per
+/// step is below L. There t - L is exact: t is a multiple of its ulp, which divides the integer L,
+/// and |t - L| <= t. So subtracting L at most twice is exactly fmod's result, bit for bit; any
+/// other t falls back to std::fmod.
+inline double wrap_periodic(double t, double period) {
+  if (t >= period) {
+    t -= period;
+  }
+  if (t >= period) {
+    t -= period;
+  }
+  return (t >= 0.0 && t < period) ? t : std::fmod(t, period);
+}
+
 /// Coulomb force between charges whose product is `charges`, at offset (dx, dy) from the source
 /// charge: magnitude charges / r^2 along (dx, dy) / r.
 inline void coulomb(double dx, double dy, double charges, double& fx, double& fy) {
@@ -22,7 +38,7 @@ inline void coulomb(double dx, double dy, double charges, double& fx, double& fy
 /// Advances one particle by one time step DT on a periodic grid of side `grid_size` cells: the force
 /// is the Coulomb sum from the four charges at the corners of its cell (the two of column x share
 /// a sign, column x + 1 has the other), then x <- fmod(x + v_x DT + a_x DT^2 / 2 + L, L), likewise
-/// y, and v <- v + a DT.
+/// y, and v <- v + a DT. `grid_size` is L as a double (an integer value).
 inline void move_particle(Particle& p, double grid_size) {
   const double cell_x = std::floor(p.x);
   const double cell_y = std::floor(p.y);
@@ -50,8 +66,8 @@ inline void move_particle(Particle& p, double grid_size) {
 
   const double ax = fx * kInverseMass;
   const double ay = fy * kInverseMass;
-  p.x = std::fmod(p.x + p.vx * kTimeStep + 0.5 * ax * kTimeStep * kTimeStep + grid_size, grid_size);
-  p.y = std::fmod(p.y + p.vy * kTimeStep + 0.5 * ay * kTimeStep * kTimeStep + grid_size, grid_size);
+  p.x = wrap_periodic(p.x + p.vx * kTimeStep + 0.5 * ax * kTimeStep * kTimeStep + grid_size, grid_size);
+  p.y = wrap_periodic(p.y + p.vy * kTimeStep + 0.5 * ay * kTimeStep * kTimeStep + grid_size, grid_size);
   p.vx += ax * kTimeStep;
   p.vy += ay * kTimeStep;
 }

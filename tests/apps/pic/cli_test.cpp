@@ -1,0 +1,113 @@
+// Runs the tessera-pic executable under mpirun: bad input must stop every rank before any step with
+// one clear message and a non-zero exit, and a good run must end with the JSON summary line.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <nlohmann/json.hpp>
+
+#include <array>
+#include <cstdio>
+#include <sstream>
+#include <string>
+
+namespace {
+
+struct Outcome {
+  int exit_code = -1;
+  std::string output;  // stdout and stderr together
+};
+
+Outcome run_pic(int ranks, const std::string& args) {
+  const std::string command = std::string(TESSERA_TEST_MPIRUN) + " -np " + std::to_string(ranks) + " " +
+                              TESSERA_PIC_BINARY + " " + args + " 2>&1";
+  Outcome outcome;
+  std::FILE* pipe = popen(command.c_str(), "r");
+  if (pipe == nullptr) {
+    ADD_FAILURE() << "cannot run " << command;
+    return outcome;
+  }
+  std::array<char, 4096> chunk{};
+  std::size_t n = 0;
+  while ((n = std::fread(chunk.data(), 1, chunk.size(), pipe)) > 0) {
+    outcome.output.append(chunk.data(), n);
+  }
+  const int status = pclose(pipe);
+  outcome.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128;
+  return outcome;
+}
+
+std::size_t occurrences(const std::string& text, const std::string& fragment) {
+  std::size_t count = 0;
+  for (std::size_t at = text.find(fragment); at != std::string::npos; at = text.find(fragment, at + 1)) {
+    ++count;
+  }
+  return count;
+}
+
+void expect_rejected(int ranks, const std::string& args, const std::string& fragment) {
+  const Outcome o = run_pic(ranks, args);
+  EXPECT_NE(o.exit_code, 0) << args << "\n" << o.output;
+  EXPECT_EQ(occurrences(o.output, fragment), 1U) << args << ": expected one message containing '" << fragment
+                                                 << "'\n" << o.output;
+  EXPECT_EQ(o.output.find("step  update"), std::string::npos) << args << ": a step ran\n" << o.output;
+}
+
+TEST(PicCli, OddGridSize) { expect_rejected(2, "--L 961", "--L 961: the grid size must be an even number"); }
+
+TEST(PicCli, TilesSmallerThanTheTravel) {
+  expect_rejected(2, "--L 8 --k 2 --distribution SINUSOIDAL", "narrower than a particle's per-step travel");
+}
+
+TEST(PicCli, PatchOutsideTheGrid) {
+  expect_rejected(2, "--distribution PATCH 0 960 0 10", "PATCH 0 960 0 10: the patch must satisfy");
+}
+
+TEST(PicCli, MoreTilesThanCells) {
+  expect_rejected(3, "--L 2 --distribution SINUSOIDAL", "more tiles per side than the grid has cells");
+}
+
+TEST(PicCli, MalformedFlags) {
+  expect_rejected(1, "--mode fast", "--mode: fast not in {spmd,amt}");
+  expect_rejected(1, "--distribution CIRCLE", "unknown distribution 'CIRCLE'");
+  expect_rejected(1, "--steps 0", "--steps 0: expected at least 1 step");
+  expect_rejected(1, "--L 24 --distribution SINUSOIDAL --dump_particles /nonexistent/dir/p.txt",
+                  "--dump_particles /nonexistent/dir/p.txt: cannot open the file");
+}
+
+TEST(PicCli, AmtModeNeedsTheCollectionsLayer) { expect_rejected(2, "--mode=amt", "needs the collections layer"); }
+
+TEST(PicCli, JsonReportIsTheLastLine) {
+  const Outcome o = run_pic(2, "--L 48 --n 5000 --steps 12 --distribution SINUSOIDAL --report=json");
+  ASSERT_EQ(o.exit_code, 0) << o.output;
+  std::istringstream lines(o.output);
+  std::string line;
+  std::string last;
+  while (std::getline(lines, line)) {
+    if (!line.empty()) {
+      last = line;
+    }
+  }
+  const nlohmann::json report = nlohmann::json::parse(last);
+  EXPECT_EQ(report.at("mode"), "spmd");
+  EXPECT_EQ(report.at("lb"), "none");
+  EXPECT_EQ(report.at("ranks"), 2);
+  EXPECT_EQ(report.at("steps"), 12);
+  EXPECT_EQ(report.at("validated"), true);
+  EXPECT_EQ(report.at("migrations"), 0);
+  EXPECT_EQ(report.at("lb_s"), 0.0);
+  for (const char* key : {"particles", "update_max_s", "update_avg_s", "update_max_cpu_s", "mean_imbalance"}) {
+    EXPECT_TRUE(report.contains(key)) << key;
+  }
+  EXPECT_GE(report.at("update_max_s").get<double>(), report.at("update_avg_s").get<double>());
+}
+
+TEST(PicCli, TextReportShowsStepsAndSummary) {
+  const Outcome o = run_pic(1, "--L 48 --n 5000 --steps 10 --print_every 5 --distribution LINEAR 1 2");
+  ASSERT_EQ(o.exit_code, 0) << o.output;
+  EXPECT_EQ(occurrences(o.output, "step  update max (s)"), 1U) << o.output;
+  EXPECT_NE(o.output.find("\n     5  "), std::string::npos) << o.output;
+  EXPECT_NE(o.output.find("\n    10  "), std::string::npos) << o.output;
+  EXPECT_NE(o.output.find("validation                 passed"), std::string::npos) << o.output;
+}
+
+}  // namespace
