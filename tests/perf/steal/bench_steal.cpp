@@ -1,0 +1,141 @@
+// tessera-bench-steal: the throughput of UTS tree search, the yardstick of work stealing.
+//
+// Measures, on the sample trees T1 (geometric: bushy, shallow) and T3 (binomial: one long
+// thin spine, the hard case for stealing):
+//  - sequential_nodes_per_s: one thread, no runtime; the target is 5 M nodes/s per core
+//    within 20 %, the UTS reference implementation's speed on this class of machine;
+//  - efficiency.workers: a pool of --workers threads stealing from each other, as
+//    throughput / (workers x sequential throughput);
+//  - sha1_ns_per_digest: the cost of one node's hash with each OpenSSL interface, which is
+//    why the kernel uses the one it does.
+// Every search's counts are checked against the published ones; a mismatch exits 1.
+// The efficiency of the distributed policies (random, lifeline, success_only) will be
+// added to the same JSON object by the distributed driver.
+
+#include <algorithm>
+#include <array>
+#include <chrono>
+#include <cstdint>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "tessera/uts/search.hpp"
+#include "tessera/uts/sha1.hpp"
+#include "tessera/uts/worker_search.hpp"
+
+namespace {
+
+using namespace tessera::uts;
+using Clock = std::chrono::steady_clock;
+
+double seconds_since(Clock::time_point start) {
+  return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+// Nanoseconds per digest of a 24-byte message (a child's hash input).
+double sha1_ns(Sha1Backend backend) {
+  constexpr int kDigests = 500'000;
+  Sha1Hasher hasher(backend);
+  std::array<std::uint8_t, 24> message{};
+  const auto start = Clock::now();
+  for (int i = 0; i < kDigests; ++i) {
+    const Sha1Digest digest = hasher.digest(message);
+    std::copy(digest.begin(), digest.end(), message.begin());  // a dependency chain, as in a tree
+  }
+  return seconds_since(start) / kDigests * 1e9;
+}
+
+void check(const NamedTree& tree, const TreeCounts& counts, const std::string& how) {
+  if (counts.nodes != tree.nodes || counts.depth != tree.depth || (tree.leaves && counts.leaves != *tree.leaves)) {
+    throw std::runtime_error(fmt::format("{} {}: counted {} nodes, {} leaves, depth {}; published {} nodes, depth {}",
+                                         tree.name, how, counts.nodes, counts.leaves, counts.depth, tree.nodes,
+                                         tree.depth));
+  }
+}
+
+struct Measurement {
+  double nodes_per_s = 0;
+  std::uint64_t steals_attempted = 0;
+  std::uint64_t steals_successful = 0;
+};
+
+// The best of `repeat` runs: the least disturbed by other processes on shared cores.
+Measurement sequential(const NamedTree& tree, int repeat) {
+  Measurement best;
+  for (int i = 0; i < repeat; ++i) {
+    const auto start = Clock::now();
+    const TreeCounts counts = search_sequential(tree.params);
+    const double seconds = seconds_since(start);
+    check(tree, counts, "sequential");
+    best.nodes_per_s = std::max(best.nodes_per_s, static_cast<double>(counts.nodes) / seconds);
+  }
+  return best;
+}
+
+Measurement pooled(const NamedTree& tree, std::size_t workers, int repeat) {
+  Measurement best;
+  for (int i = 0; i < repeat; ++i) {
+    const auto start = Clock::now();
+    const WorkerSearchResult result = search_workers(tree.params, workers);
+    const double seconds = seconds_since(start);
+    check(tree, result.counts, fmt::format("with {} workers", workers));
+    const double rate = static_cast<double>(result.counts.nodes) / seconds;
+    if (rate > best.nodes_per_s) {
+      const auto total = result.stats.total();
+      best = {rate, total.steals_attempted, total.steals_successful};
+    }
+  }
+  return best;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App cli{"tessera-bench-steal: UTS T1 and T3, sequential and with a worker pool"};
+  std::string report = "text";
+  int repeat = 3;
+  std::size_t workers = 2;
+  cli.add_option("--report", report, "text, or json for one JSON object on the last line")
+      ->check(CLI::IsMember({"text", "json"}));
+  cli.add_option("--repeat", repeat, "Runs per measurement; the best is kept (>= 1)")->check(CLI::Range(1, 100));
+  cli.add_option("--workers", workers, "Threads of the worker pool (>= 2)")->check(CLI::Range(2, 4096));
+  CLI11_PARSE(cli, argc, argv);
+
+  try {
+    nlohmann::json json = {{"benchmark", "steal"}, {"workers", workers}, {"repeat", repeat}};
+    for (const char* name : {"T1", "T3"}) {
+      const NamedTree& tree = named_tree(name);
+      const Measurement seq = sequential(tree, repeat);
+      const Measurement pool = pooled(tree, workers, repeat);
+      const double efficiency = pool.nodes_per_s / (static_cast<double>(workers) * seq.nodes_per_s);
+      json["sequential_nodes_per_s"][name] = seq.nodes_per_s;
+      json["efficiency"]["workers"][name] = efficiency;
+      json["steals"]["workers"][name] = {{"attempted", pool.steals_attempted},
+                                         {"successful", pool.steals_successful}};
+      std::cout << fmt::format("{}: sequential {:.3g} nodes/s; {} workers {:.3g} nodes/s, efficiency {:.2f}, "
+                               "{} steals ({} successful)\n",
+                               name, seq.nodes_per_s, workers, pool.nodes_per_s, efficiency,
+                               pool.steals_attempted, pool.steals_successful);
+    }
+    for (const Sha1Backend backend : {Sha1Backend::direct, Sha1Backend::evp}) {
+      if (backend == Sha1Backend::direct && !sha1_direct_available()) {
+        continue;
+      }
+      const char* label = backend == Sha1Backend::direct ? "direct" : "evp";
+      json["sha1_ns_per_digest"][label] = sha1_ns(backend);
+      std::cout << fmt::format("SHA-1 {}: {:.1f} ns per digest\n", label, json["sha1_ns_per_digest"][label].get<double>());
+    }
+    if (report == "json") {
+      std::cout << json.dump() << "\n";
+    }
+  } catch (const std::exception& error) {
+    std::cerr << "tessera-bench-steal: " << error.what() << "\n";
+    return 1;
+  }
+  return 0;
+}
