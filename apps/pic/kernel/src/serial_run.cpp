@@ -39,12 +39,13 @@ SerialRun::SerialRun(const Problem& problem, const TileGrid& grid) : problem_(pr
   }
 }
 
-void SerialRun::step() {
+UpdateTime SerialRun::step() {
+  UpdateTime total;
   std::vector<Departures> out;
   out.reserve(tiles_.size());
   // All tiles move before any delivery, as in a distributed step, so no particle moves twice.
   for (Tile& tile : tiles_) {
-    tile.move();
+    total += tile.move();
     out.push_back(tile.take_departures());
   }
   for (std::int64_t t = 0; t < grid_.count(); ++t) {
@@ -54,6 +55,7 @@ void SerialRun::step() {
     }
   }
   ++steps_done_;
+  return total;
 }
 
 Verification SerialRun::verify() const {

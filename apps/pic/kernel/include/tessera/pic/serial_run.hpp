@@ -21,8 +21,9 @@ class SerialRun {
   /// Validates the problem and the grid against it (InputError), then initializes every tile.
   SerialRun(const Problem& problem, const TileGrid& grid);
 
-  /// One time step: every tile moves, then departures are handed to the neighbour tiles.
-  void step();
+  /// One time step: every tile moves, then departures are handed to the neighbour tiles. Returns
+  /// the tiles' particle-update time summed (seconds).
+  UpdateTime step();
 
   const std::vector<Tile>& tiles() const { return tiles_; }
   std::int64_t steps_done() const { return steps_done_; }
