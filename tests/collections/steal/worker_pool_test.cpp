@@ -1,8 +1,11 @@
 #include "tessera/collections/steal/worker_pool.hpp"
 
+#include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <numeric>
 #include <stdexcept>
+#include <thread>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -48,6 +51,38 @@ TEST(WorkerPool, RunsEverySpawnedTaskExactlyOnce) {
       EXPECT_EQ(total.steals_attempted, 0U);
     }
   }
+}
+
+// The root spawns one child and then waits for it: only the other worker can run that
+// child, so it must be stolen, exactly once. (Which worker runs the root is a race: worker
+// 1 may steal the root from worker 0's deque before worker 0 starts.)
+TEST(WorkerPool, AnIdleWorkerStealsWorkFromABusyOne) {
+  WorkerPool<TreeTask> pool(2);
+  std::atomic<bool> child_done{false};
+  std::atomic<std::size_t> root_worker{99};
+  std::atomic<std::size_t> child_worker{99};
+  const TreeTask root{0};
+  const PoolStats stats = pool.run(std::span(&root, 1), [&](const TreeTask& task, WorkerContext<TreeTask>& context) {
+    if (task.depth == 1) {
+      child_worker.store(context.worker());
+      child_done.store(true);
+      return;
+    }
+    root_worker.store(context.worker());
+    context.spawn(TreeTask{1});
+    const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+    while (!child_done.load() && std::chrono::steady_clock::now() < give_up) {
+      std::this_thread::yield();
+    }
+  });
+  ASSERT_TRUE(child_done.load());
+  ASSERT_LT(root_worker.load(), 2U);
+  EXPECT_EQ(child_worker.load(), 1 - root_worker.load());
+  EXPECT_EQ(stats.workers[0].tasks_executed, 1U);
+  EXPECT_EQ(stats.workers[1].tasks_executed, 1U);
+  EXPECT_EQ(stats.workers[child_worker.load()].steals_successful, 1U);
+  // Worker 0 owns the root's deque; it steals only if worker 1 took the root first.
+  EXPECT_EQ(stats.total().steals_successful, root_worker.load() == 0 ? 1U : 2U);
 }
 
 TEST(WorkerPool, RunsEverySeedOnceAndCanBeRunAgain) {
