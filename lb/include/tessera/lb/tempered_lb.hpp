@@ -1,0 +1,130 @@
+#pragma once
+// TemperedLB and GrapevineLB: fully distributed, gossip-based load balancers.
+//
+// Source: Lifflander, Slattengren, Pébay, Miller, Rizzi, Bettencourt, "Optimizing Distributed Load
+// Balancing for Workloads with Time-Varying Imbalance" (IEEE Cluster 2021; ../shared/seeds/003),
+// which extends Menon and Kalé's GrapevineLB (SC'13).
+//
+// One balancing step (Algorithm 3) runs `trials` independent trials of `iters` iterations; each
+// iteration is
+//   1. inform (Algorithm 1): underloaded ranks (load < average) gossip their load to `fanout`
+//      random ranks; receivers accumulate the underloaded ranks they hear of and forward the whole
+//      set to `fanout` ranks they do not know to be underloaded, for `rounds` rounds;
+//   2. transfer (Algorithm 2): every rank above threshold x average walks its objects in the
+//      chosen order, picks a known underloaded rank by sampling a CMF built from the known loads,
+//      and proposes the object to it if the criterion holds, until it is no longer overloaded;
+//   3. the proposed objects travel (as descriptors) to their new ranks and I = max/avg - 1 of the
+//      proposed placement is computed by a reduction.
+// The placement with the lowest I over all trials and iterations is the plan, unless no proposal
+// beats the starting placement: then nothing moves (never worse than the start).
+//
+// The paper's changes to GrapevineLB, each a key so that any combination can be run:
+//   iters, trials             Algorithm 3 (iterative refinement, keep the best);
+//   criterion=relaxed         Lemma 1: accept when load(o) < l_p - l_x (grapevine: l_x + load(o) < l_ave);
+//   cmf=normbymax             rebuild the CMF after every accepted transfer, normalised by
+//                             max(l_ave, max known load) (original: built once from l_ave);
+//   ordering                  Algorithms 4 (load_intensive), 5 (fewest_migrations), 6 (lightweight),
+//                             plus element_id and arbitrary (storage order);
+//   knowledge                 log: rounds = ceil(log P / log fanout); complete: every rank learns
+//                             every underloaded rank (one reduction, no gossip); user: `rounds`.
+// GrapevineLB is this strategy with criterion=grapevine, cmf=original, ordering=arbitrary and one
+// trial of one iteration.
+//
+// Determinism. Every random choice comes from a generator seeded by (seed, trial, iteration,
+// stage, rank, round), never shared between ranks. With deterministic=true the gossip runs in
+// synchronous rounds (a round's messages are all delivered, then merged in sender order, before
+// anyone forwards) and every inbox is merged in (sender, sequence) order, so the plan is a pure
+// function of (input, keys, seed): the same on a live job and in lbsim. With deterministic=false
+// the gossip is asynchronous: a rank merges and forwards as messages arrive (at most once per
+// round number, which bounds the traffic at P x fanout messages per round, as in Charm++'s
+// DistributedLB and LBAF) and the inform stage ends when the backend is quiet (termination
+// detection in a live run); the plan then depends on delivery order.
+//
+// Loads are seconds. Errors: ArgumentError for invalid options (fanout < 1, rounds < 1, ...).
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "tessera/lb/args.hpp"
+#include "tessera/lb/strategy.hpp"
+
+namespace tessera::lb {
+
+struct TemperedOptions {
+  enum class Criterion { grapevine, relaxed };
+  enum class Cmf { original, normbymax };
+  enum class Ordering { arbitrary, element_id, load_intensive, fewest_migrations, lightweight };
+  enum class Knowledge { log, complete, user };
+
+  int fanout = 6;           // f: messages a rank sends per gossip round, >= 1
+  int rounds = 0;           // k when knowledge=user (>= 1); must stay 0 otherwise
+  int iters = 8;            // iterations per trial, >= 1 (the paper's EMPIRE runs use 8)
+  int trials = 1;           // independent trials from the starting placement, >= 1
+  double threshold = 1.0;   // h: a rank transfers while its load > h x average, h >= 1
+  Criterion criterion = Criterion::relaxed;
+  Cmf cmf = Cmf::normbymax;
+  Ordering ordering = Ordering::fewest_migrations;
+  Knowledge knowledge = Knowledge::log;
+  std::uint64_t seed = 0;
+  bool deterministic = false;
+
+  // GrapevineLB's choices (seed 003, section IV-B) with the given gossip settings.
+  static TemperedOptions grapevine(int fanout, int rounds, Knowledge knowledge, double threshold,
+                                   std::uint64_t seed, bool deterministic);
+
+  // Gossip rounds for P ranks: ceil(log P / log fanout) for knowledge=log (at least 1), `rounds`
+  // for user, 0 for complete.
+  int rounds_for(std::int64_t ranks) const;
+
+  // Throws ArgumentError naming `strategy` and the first invalid field.
+  void validate(std::string_view strategy = "TemperedLB") const;
+};
+
+// One iteration's outcome, as in the tables of seed 003 section V.
+struct TemperedIteration {
+  int trial = 0;                 // 1-based
+  int iteration = 0;             // 1-based within the trial
+  std::int64_t transfers = 0;    // transfers accepted by the criterion, all ranks
+  std::int64_t rejected = 0;     // transfers the criterion rejected, all ranks
+  double imbalance = 0.0;        // I of the proposed placement after this iteration
+};
+
+struct TemperedReport {
+  double initial_imbalance = 0.0;
+  double best_imbalance = 0.0;  // of the plan returned (initial_imbalance when nothing moved)
+  int best_trial = 0;           // 0 when the starting placement was kept
+  int best_iteration = 0;
+  int rounds = 0;               // gossip rounds used per inform stage
+  std::vector<TemperedIteration> iterations;  // trial-major order
+};
+
+class TemperedLB final : public Strategy {
+ public:
+  TemperedLB();  // TemperedOptions{} defaults
+  // `name` is what name() returns ("TemperedLB" or "GrapevineLB"). Throws ArgumentError.
+  explicit TemperedLB(TemperedOptions options, std::string name = "TemperedLB");
+
+  static std::vector<KeySpec> keys();
+  static TemperedLB from_args(const Args& args);
+  // GrapevineLB's keys: fanout, rounds, knowledge, threshold, seed, deterministic.
+  static std::vector<KeySpec> grapevine_keys();
+  static TemperedLB grapevine_from_args(const Args& args);
+
+  std::string_view name() const override { return name_; }
+  const TemperedOptions& options() const { return options_; }
+
+  // Collective. See Strategy::run. Fills report().
+  Plan run(comm::Backend& backend, std::span<const StrategyInput> hosted) override;
+
+  // The per-iteration report of the last run() (identical on every process).
+  const TemperedReport& report() const { return report_; }
+
+ private:
+  TemperedOptions options_;
+  std::string name_;
+  TemperedReport report_;
+};
+
+}  // namespace tessera::lb

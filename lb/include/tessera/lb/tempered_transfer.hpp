@@ -1,0 +1,89 @@
+#pragma once
+// The transfer stage of TemperedLB on one rank (seed 003, Algorithm 2 and Algorithms 4-6), as pure
+// functions of the rank's objects, its load, the underloaded peers it heard of and a random stream:
+// no communication, so each piece is tested exactly on its own (tests/lb/tempered).
+//
+//   order_objects   Algorithm 2 line 2 (ORDERTASKS) with the alternatives of section V-E;
+//   Cmf             Algorithm 2 lines 20-31 (BUILDCMF) and the sampling of line 8;
+//   criterion_holds Algorithm 2 lines 32-38 (EVALUATECRITERION);
+//   transfer        Algorithm 2 lines 1-19 (TRANSFER).
+//
+// Loads are seconds; `average` is l_ave, the average rank load over all ranks.
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "tessera/lb/model.hpp"
+#include "tessera/lb/tempered_lb.hpp"
+#include "tessera/lb/tempered_random.hpp"
+
+namespace tessera::lb::tempered {
+
+// Indices into `objects` of its migratable objects, in the order the transfer stage tries them.
+// `load` is the rank's load l_p (fixed objects included). Ties keep storage order.
+//   arbitrary          storage order (what vt and LBAF call arbitrary: hash or index order);
+//   element_id         ascending object id;
+//   load_intensive     Algorithm 4: descending load;
+//   fewest_migrations  Algorithm 5: with excess e = l_p - l_ave, the smallest object heavier than
+//                      e (cut) first, then lighter ones by descending load, then heavier ones by
+//                      ascending load; all by descending load when no object exceeds e;
+//   lightweight        Algorithm 6: the marginal object (the first, in ascending order, at which
+//                      the running sum reaches e) first, then lighter ones by descending load,
+//                      then heavier ones by ascending load.
+std::vector<std::size_t> order_objects(TemperedOptions::Ordering ordering,
+                                       std::span<const LbObject> objects, double average,
+                                       double load);
+
+// An underloaded rank this rank heard of, with the load it believes that rank has.
+struct Peer {
+  Rank rank = no_rank;
+  double load = 0.0;  // seconds
+};
+
+// The cumulative mass function over peers: peer i has weight max(0, 1 - load_i / l_s), with
+// l_s = l_ave (original) or max(l_ave, max peer load) (normbymax, section V-C).
+class Cmf {
+ public:
+  void build(std::span<const Peer> peers, double average, TemperedOptions::Cmf kind);
+
+  // The peer index drawn for u in [0, 1) (inverse transform sampling); npos when no peer has a
+  // positive weight.
+  std::size_t sample(double u) const;
+
+  // phi_j: running sums of the normalised weights (the last is 1 unless every weight is 0).
+  std::vector<double> cumulative() const;
+  double scale() const { return scale_; }  // l_s, seconds
+
+  static constexpr std::size_t npos = static_cast<std::size_t>(-1);
+
+ private:
+  std::vector<double> running_;  // unnormalised running sums of the weights
+  double scale_ = 0.0;
+};
+
+// grapevine: l_x + load(o) < l_ave; relaxed: load(o) < l_p - l_x (Lemma 1).
+bool criterion_holds(TemperedOptions::Criterion criterion, double peer_load, double object_load,
+                     double average, double load);
+
+struct Proposal {
+  std::size_t object = 0;  // index into the objects given to transfer()
+  std::size_t peer = 0;    // index into the peers given to transfer()
+};
+
+struct TransferOutcome {
+  std::vector<Proposal> accepted;  // in the order they were decided
+  std::int64_t rejected = 0;       // proposals the criterion refused
+  double load = 0.0;               // l_p after the accepted transfers, seconds
+};
+
+// Algorithm 2 on a rank with `objects` and load `load`: while load > threshold x average and
+// objects remain in the chosen order, draw a peer from the CMF (one draw of `random` per object
+// tried) and propose the object to it. Accepted transfers update the peer's believed load in
+// `peers` (line 11) and, with cmf=normbymax, rebuild the CMF (line 6); with cmf=original the CMF
+// is built once (line 4). Stops early when no peer has a positive weight.
+TransferOutcome transfer(std::span<const LbObject> objects, double load, double average,
+                         std::vector<Peer>& peers, const TemperedOptions& options, Random& random);
+
+}  // namespace tessera::lb::tempered

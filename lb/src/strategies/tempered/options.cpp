@@ -1,0 +1,146 @@
+// TemperedLB and GrapevineLB keys: parsing, validation, and the rounds knowledge implies.
+
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "tessera/lb/tempered_lb.hpp"
+
+namespace tessera::lb {
+
+namespace {
+
+using Options = TemperedOptions;
+
+Options::Criterion criterion_of(const std::string& s) {
+  return s == "grapevine" ? Options::Criterion::grapevine : Options::Criterion::relaxed;
+}
+Options::Cmf cmf_of(const std::string& s) {
+  return s == "original" ? Options::Cmf::original : Options::Cmf::normbymax;
+}
+Options::Ordering ordering_of(const std::string& s) {
+  if (s == "arbitrary") return Options::Ordering::arbitrary;
+  if (s == "element_id") return Options::Ordering::element_id;
+  if (s == "load_intensive") return Options::Ordering::load_intensive;
+  if (s == "lightweight") return Options::Ordering::lightweight;
+  return Options::Ordering::fewest_migrations;
+}
+Options::Knowledge knowledge_of(const std::string& s) {
+  if (s == "complete") return Options::Knowledge::complete;
+  if (s == "user") return Options::Knowledge::user;
+  return Options::Knowledge::log;
+}
+
+// The keys both strategies share: how the inform stage gossips.
+std::vector<KeySpec> gossip_keys() {
+  return {
+      integer_key("fanout", "6", "f: ranks each gossip message goes to (seed 003, Algorithm 1)", 1, 1 << 20),
+      integer_key("rounds", "0",
+                  "k: gossip rounds; only with knowledge=user (0: derived from knowledge)", 0, 1 << 20),
+      choice_key("knowledge", "log",
+                 "log: rounds = ceil(log P / log fanout); complete: every rank learns every "
+                 "underloaded rank; user: the rounds key",
+                 {"log", "complete", "user"}),
+      real_key("threshold", "1", "h: a rank transfers objects while its load > h x average", 1.0),
+      integer_key("seed", "0", "seed of every random choice (per rank, trial, iteration and round)", 0),
+      boolean_key("deterministic", "false",
+                  "synchronous gossip rounds and ordered inboxes: the plan is a pure function of "
+                  "(input, keys, seed) on any backend"),
+  };
+}
+
+}  // namespace
+
+Options Options::grapevine(int fanout, int rounds, Knowledge knowledge, double threshold,
+                           std::uint64_t seed, bool deterministic) {
+  Options o;
+  o.fanout = fanout;
+  o.rounds = rounds;
+  o.knowledge = knowledge;
+  o.threshold = threshold;
+  o.seed = seed;
+  o.deterministic = deterministic;
+  o.iters = 1;
+  o.trials = 1;
+  o.criterion = Criterion::grapevine;
+  o.cmf = Cmf::original;
+  o.ordering = Ordering::arbitrary;
+  return o;
+}
+
+int Options::rounds_for(std::int64_t ranks) const {
+  switch (knowledge) {
+    case Knowledge::complete: return 0;
+    case Knowledge::user: return rounds;
+    case Knowledge::log: break;
+  }
+  if (ranks <= 1 || fanout <= 1) return static_cast<int>(std::max<std::int64_t>(1, ranks - 1));
+  // Integer search rather than a ratio of logarithms, which rounds 4096 / 4 up to 7 rounds.
+  int k = 0;
+  for (std::int64_t reach = 1; reach < ranks; reach *= fanout) ++k;
+  return std::max(1, k);
+}
+
+void Options::validate(std::string_view who) const {
+  if (fanout < 1) throw ArgumentError(fmt::format("{}: fanout={}: expected an integer >= 1", who, fanout));
+  if (iters < 1) throw ArgumentError(fmt::format("{}: iters={}: expected an integer >= 1", who, iters));
+  if (trials < 1) throw ArgumentError(fmt::format("{}: trials={}: expected an integer >= 1", who, trials));
+  if (!(threshold >= 1.0)) {
+    throw ArgumentError(fmt::format("{}: threshold={}: expected a number >= 1", who, threshold));
+  }
+  if (knowledge == Knowledge::user && rounds < 1) {
+    throw ArgumentError(fmt::format("{}: knowledge=user needs rounds=N with N >= 1", who));
+  }
+  if (knowledge != Knowledge::user && rounds != 0) {
+    throw ArgumentError(fmt::format(
+        "{}: rounds={} is only used with knowledge=user (knowledge={} derives the rounds)", who,
+        rounds, knowledge == Knowledge::log ? "log" : "complete"));
+  }
+}
+
+std::vector<KeySpec> TemperedLB::grapevine_keys() { return gossip_keys(); }
+
+std::vector<KeySpec> TemperedLB::keys() {
+  auto keys = gossip_keys();
+  keys.push_back(integer_key("iters", "8", "iterations of inform + transfer per trial (seed 003, Algorithm 3)", 1, 1 << 20));
+  keys.push_back(integer_key("trials", "1", "independent trials from the starting placement; the best proposal wins", 1, 1 << 20));
+  keys.push_back(choice_key("criterion", "relaxed",
+                            "grapevine: l_x + load(o) < l_ave; relaxed: load(o) < l_p - l_x (seed 003, Lemma 1)",
+                            {"grapevine", "relaxed"}));
+  keys.push_back(choice_key("cmf", "normbymax",
+                            "original: built once from l_ave; normbymax: rebuilt after every accepted "
+                            "transfer, normalised by max(l_ave, max known load)",
+                            {"original", "normbymax"}));
+  keys.push_back(choice_key("ordering", "fewest_migrations",
+                            "order objects are tried in: arbitrary, element_id, load_intensive (Alg. 4), "
+                            "fewest_migrations (Alg. 5), lightweight (Alg. 6)",
+                            {"arbitrary", "element_id", "load_intensive", "fewest_migrations", "lightweight"}));
+  return keys;
+}
+
+TemperedLB TemperedLB::from_args(const Args& args) {
+  Options o;
+  o.fanout = static_cast<int>(args.integer("fanout"));
+  o.rounds = static_cast<int>(args.integer("rounds"));
+  o.knowledge = knowledge_of(args.text("knowledge"));
+  o.threshold = args.real("threshold");
+  o.seed = static_cast<std::uint64_t>(args.integer("seed"));
+  o.deterministic = args.boolean("deterministic");
+  o.iters = static_cast<int>(args.integer("iters"));
+  o.trials = static_cast<int>(args.integer("trials"));
+  o.criterion = criterion_of(args.text("criterion"));
+  o.cmf = cmf_of(args.text("cmf"));
+  o.ordering = ordering_of(args.text("ordering"));
+  return TemperedLB(o);
+}
+
+TemperedLB TemperedLB::grapevine_from_args(const Args& args) {
+  return TemperedLB(Options::grapevine(static_cast<int>(args.integer("fanout")),
+                                       static_cast<int>(args.integer("rounds")),
+                                       knowledge_of(args.text("knowledge")), args.real("threshold"),
+                                       static_cast<std::uint64_t>(args.integer("seed")),
+                                       args.boolean("deterministic")),
+                    "GrapevineLB");
+}
+
+}  // namespace tessera::lb

@@ -1,0 +1,105 @@
+// TemperedLB's driver: trials of iterations of inform + transfer, keeping the best proposal
+// (seed 003, Algorithm 3).
+
+#include "tessera/lb/tempered_lb.hpp"
+
+
+#include "tempered_rank.hpp"
+
+namespace tessera::lb {
+
+namespace {
+
+using tempered::Shared;
+using tempered::TemperedRank;
+using Team = comm::Team<TemperedRank>;
+
+// Algorithm 1 for every rank: afterwards each rank that will transfer knows some underloaded ranks.
+void inform(Team& team, const Shared& shared) {
+  team.step([](TemperedRank& self, comm::Context&) { self.reset_knowledge(); });
+  if (shared.options->knowledge == TemperedOptions::Knowledge::complete) {
+    team.step([](TemperedRank& self, comm::Context& ctx) { self.report_underload(ctx); });
+    team.run_until_quiet();
+    const auto underloads = team.broadcast(0, [](TemperedRank& self) { return self.take_underloads(); });
+    team.step([&](TemperedRank& self, comm::Context&) { self.learn_all(underloads); });
+    return;
+  }
+  team.step([](TemperedRank& self, comm::Context& ctx) { self.inform(ctx); });
+  team.run_until_quiet();
+  if (!shared.options->deterministic) return;  // forwarded from the handlers, already quiet
+  for (int round = 1; round < shared.rounds; ++round) {
+    team.step([&](TemperedRank& self, comm::Context& ctx) { self.forward_if_reached(ctx, round); });
+    team.run_until_quiet();
+  }
+}
+
+double imbalance(Team& team, double average) {
+  const double max = team.allreduce(comm::ReduceOp::max, [](TemperedRank& self) { return self.load(); });
+  return average > 0.0 ? max / average - 1.0 : 0.0;
+}
+
+}  // namespace
+
+TemperedLB::TemperedLB() : TemperedLB(TemperedOptions{}) {}
+
+TemperedLB::TemperedLB(TemperedOptions options, std::string name)
+    : options_(options), name_(std::move(name)) {
+  options_.validate(name_);
+}
+
+Plan TemperedLB::run(comm::Backend& backend, std::span<const StrategyInput> hosted) {
+  check_hosted_inputs(backend, hosted);
+  Shared shared;
+  shared.options = &options_;
+  shared.size = backend.size();
+  shared.rounds = options_.rounds_for(shared.size);
+  std::size_t next = 0;
+  Team team(backend, [&](Rank) { return TemperedRank(shared, hosted[next++]); });
+  shared.gossip = team.handler<&TemperedRank::on_gossip>();
+  shared.proposal = team.handler<&TemperedRank::on_proposal>();
+  shared.plan = team.handler<&TemperedRank::on_plan>();
+  shared.underload = team.handler<&TemperedRank::on_underload>();
+
+  const double total = team.allreduce(comm::ReduceOp::sum, [](TemperedRank& self) { return self.load(); });
+  shared.average = total / static_cast<double>(shared.size);
+
+  report_ = TemperedReport{};
+  report_.rounds = shared.rounds;
+  report_.initial_imbalance = imbalance(team, shared.average);
+  report_.best_imbalance = report_.initial_imbalance;
+  for (int trial = 1; trial <= options_.trials; ++trial) {
+    team.step([](TemperedRank& self, comm::Context&) { self.restart_trial(); });
+    for (int iteration = 1; iteration <= options_.iters; ++iteration) {
+      shared.trial = static_cast<std::uint64_t>(trial);
+      shared.iteration = static_cast<std::uint64_t>(iteration);
+      inform(team, shared);
+      team.step([](TemperedRank& self, comm::Context& ctx) { self.propose(ctx); });
+      team.run_until_quiet();
+      team.step([](TemperedRank& self, comm::Context&) { self.accept_arrivals(); });
+
+      const auto counts = team.allreduce(comm::ReduceOp::sum, [](TemperedRank& self) {
+        return std::vector<std::int64_t>{self.transfers(), self.rejected()};
+      });
+      const double now = imbalance(team, shared.average);
+      report_.iterations.push_back(TemperedIteration{trial, iteration, counts[0], counts[1], now});
+      // Strictly lower only: the starting placement wins ties, so nothing moves for nothing.
+      if (now < report_.best_imbalance) {
+        report_.best_imbalance = now;
+        report_.best_trial = trial;
+        report_.best_iteration = iteration;
+        team.step([](TemperedRank& self, comm::Context&) { self.remember_best(); });
+      }
+    }
+  }
+  team.step([](TemperedRank& self, comm::Context& ctx) { self.send_plan(ctx); });
+  team.run_until_quiet();
+
+  Plan plan;
+  team.step([&](TemperedRank& self, comm::Context&) {
+    plan.migrations.insert(plan.migrations.end(), self.plan().begin(), self.plan().end());
+  });
+  plan.canonicalize();
+  return plan;
+}
+
+}  // namespace tessera::lb

@@ -1,0 +1,86 @@
+// A TemperedLB rank: proposals, arrivals and the final plan (seed 003, Algorithms 2 and 3).
+
+#include "tempered_rank.hpp"
+
+#include <algorithm>
+#include <map>
+
+namespace tessera::lb::tempered {
+
+TemperedRank::TemperedRank(const Shared& shared, const StrategyInput& input)
+    : shared_(&shared), rank_(input.rank) {
+  start_.reserve(input.objects.size());
+  for (const auto& object : input.objects) start_.push_back(Held{object, input.rank});
+  held_ = start_;
+  best_ = start_;
+}
+
+double TemperedRank::load() const {
+  double sum = 0.0;
+  for (const auto& held : held_) sum += held.object.load;
+  return sum;
+}
+
+Random TemperedRank::stream(Stage stage, std::uint64_t round) const {
+  return Random({shared_->options->seed, shared_->trial, shared_->iteration,
+                 static_cast<std::uint64_t>(stage), static_cast<std::uint64_t>(rank_), round});
+}
+
+void TemperedRank::propose(comm::Context& ctx) {
+  std::vector<Peer> peers;
+  peers.reserve(known_ranks_.size());
+  for (std::size_t i = 0; i < known_ranks_.size(); ++i) {
+    if (known_ranks_[i] != rank_) peers.push_back(Peer{known_ranks_[i], known_loads_[i]});
+  }
+  std::vector<LbObject> objects;
+  objects.reserve(held_.size());
+  for (const auto& held : held_) objects.push_back(held.object);
+  Random random = stream(Stage::transfer, 0);
+  const TransferOutcome outcome =
+      transfer(objects, load(), shared_->average, peers, *shared_->options, random);
+  transfers_ = static_cast<std::int64_t>(outcome.accepted.size());
+  rejected_ = outcome.rejected;
+  if (outcome.accepted.empty()) return;
+
+  std::map<Rank, TransferMessage> outgoing;  // ascending destination: a fixed send order
+  std::vector<bool> leaving(held_.size(), false);
+  for (const auto& p : outcome.accepted) {
+    outgoing[peers[p.peer].rank].objects.push_back(held_[p.object]);
+    leaving[p.object] = true;
+  }
+  std::vector<Held> staying;
+  staying.reserve(held_.size() - outcome.accepted.size());
+  for (std::size_t i = 0; i < held_.size(); ++i) {
+    if (!leaving[i]) staying.push_back(held_[i]);
+  }
+  held_ = std::move(staying);
+  for (const auto& [dest, message] : outgoing) ctx.send(dest, shared_->proposal, message);
+}
+
+void TemperedRank::on_proposal(comm::Context& ctx, const TransferMessage& message) {
+  arrivals_.emplace_back(ctx.source(), message.objects);
+}
+
+void TemperedRank::accept_arrivals() {
+  // One message per (sender, receiver) per iteration, so the sender alone fixes the order.
+  std::stable_sort(arrivals_.begin(), arrivals_.end(),
+                   [](const auto& a, const auto& b) { return a.first < b.first; });
+  for (auto& [source, objects] : arrivals_) held_.insert(held_.end(), objects.begin(), objects.end());
+  arrivals_.clear();
+}
+
+void TemperedRank::send_plan(comm::Context& ctx) {
+  std::map<Rank, PlanMessage> outgoing;
+  for (const auto& held : best_) {
+    if (held.origin != rank_) {
+      outgoing[held.origin].moves.push_back(Migration{held.object.id, held.origin, rank_});
+    }
+  }
+  for (const auto& [origin, message] : outgoing) ctx.send(origin, shared_->plan, message);
+}
+
+void TemperedRank::on_plan(comm::Context&, const PlanMessage& message) {
+  plan_.insert(plan_.end(), message.moves.begin(), message.moves.end());
+}
+
+}  // namespace tessera::lb::tempered

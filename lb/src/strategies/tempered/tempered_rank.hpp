@@ -1,0 +1,136 @@
+#pragma once
+// One rank's share of a TemperedLB run: its objects in the starting, current and best proposal,
+// what it knows about underloaded ranks, and the message handlers of the inform stage
+// (Algorithm 1), of proposed transfers and of the final plan.
+
+#include <cstdint>
+#include <utility>
+#include <vector>
+
+#include "tessera/lb/comm.hpp"
+#include "tessera/lb/tempered_lb.hpp"
+#include "tessera/lb/tempered_transfer.hpp"
+
+namespace tessera::lb::tempered {
+
+// An object in a proposal, with the rank it was on before balancing (where the plan must be told).
+struct Held {
+  LbObject object;
+  Rank origin = no_rank;
+};
+
+// GOSSIPHANDLER's arguments: the sender's known underloaded ranks (ascending) and their loads.
+struct GossipMessage {
+  std::int32_t round = 0;
+  std::vector<Rank> ranks;
+  std::vector<double> loads;
+  template <class A>
+  void serialize(A& ar) {
+    ar(round, ranks, loads);
+  }
+};
+
+// Objects proposed to the receiving rank by one overloaded rank in one iteration.
+struct TransferMessage {
+  std::vector<Held> objects;
+  template <class A>
+  void serialize(A& ar) {
+    ar(objects);
+  }
+};
+
+// An underloaded rank's load, sent to rank 0 for complete knowledge.
+struct LoadReport {
+  double load = 0.0;  // seconds
+};
+
+// The moves of the receiver's original objects in the chosen proposal.
+struct PlanMessage {
+  std::vector<Migration> moves;
+  template <class A>
+  void serialize(A& ar) {
+    ar(moves);
+  }
+};
+
+// What every rank agrees on during one iteration; set between collective steps only.
+struct Shared {
+  const TemperedOptions* options = nullptr;
+  Rank size = 0;
+  int rounds = 0;          // k
+  double average = 0.0;    // l_ave, seconds
+  std::uint64_t trial = 0;
+  std::uint64_t iteration = 0;
+  comm::Handler<GossipMessage> gossip;
+  comm::Handler<TransferMessage> proposal;
+  comm::Handler<PlanMessage> plan;
+  comm::Handler<LoadReport> underload;
+};
+
+// Stages named in the random stream coordinates, so gossip and transfer draws never coincide.
+enum class Stage : std::uint64_t { inform = 1, forward = 2, transfer = 3 };
+
+class TemperedRank {
+ public:
+  TemperedRank(const Shared& shared, const StrategyInput& input);
+
+  double load() const;  // of the current proposal, seconds
+
+  // --- inform (Algorithm 1) ---
+  // Forgets what the previous iteration learned.
+  void reset_knowledge();
+  // INFORM: an underloaded rank records itself and sends its load to `fanout` random ranks.
+  void inform(comm::Context& ctx);
+  // Synchronous rounds: forwards once if a message of round `round` arrived (and round < k).
+  void forward_if_reached(comm::Context& ctx, int round);
+  // Complete knowledge, without gossip: underloaded ranks report to rank 0, which broadcasts
+  // every underloaded load indexed by rank (+inf where not underloaded); only ranks that will
+  // transfer keep a copy.
+  void report_underload(comm::Context& ctx);
+  void on_underload(comm::Context& ctx, const LoadReport& report);
+  std::vector<double> take_underloads() { return std::move(underloads_); }
+  void learn_all(const std::vector<double>& underloads);
+  void on_gossip(comm::Context& ctx, const GossipMessage& message);
+
+  // --- transfer (Algorithm 2) ---
+  // Runs TRANSFER on the current proposal and sends the accepted objects to their new ranks;
+  // transfers() and rejected() count this iteration's decisions.
+  void propose(comm::Context& ctx);
+  std::int64_t transfers() const { return transfers_; }
+  std::int64_t rejected() const { return rejected_; }
+  void on_proposal(comm::Context& ctx, const TransferMessage& message);
+  // Appends the objects proposed to this rank, in sender order (arrival order varies on a live
+  // job, storage order must not: it is the "arbitrary" ordering of the next iteration).
+  void accept_arrivals();
+
+  // --- Algorithm 3 bookkeeping ---
+  void restart_trial() { held_ = start_; }
+  void remember_best() { best_ = held_; }
+  // Tells the origin of every object that ends up elsewhere in the best proposal.
+  void send_plan(comm::Context& ctx);
+  void on_plan(comm::Context& ctx, const PlanMessage& message);
+
+  const std::vector<Migration>& plan() const { return plan_; }
+
+ private:
+  Random stream(Stage stage, std::uint64_t round) const;
+  void merge(const std::vector<Rank>& ranks, const std::vector<double>& loads);
+  void send_gossip(comm::Context& ctx, int round, Random& random);
+
+  const Shared* shared_;
+  Rank rank_;
+  std::vector<Held> start_;
+  std::vector<Held> held_;
+  std::vector<Held> best_;
+  std::vector<Rank> known_ranks_;    // S^p, ascending
+  std::vector<double> known_loads_;  // LOAD^p, aligned with known_ranks_
+  int reached_round_ = 0;            // highest gossip round received (synchronous mode)
+  std::vector<bool> forwarded_;      // per round: already forwarded (asynchronous mode)
+  std::vector<double> underloads_;   // rank 0 with complete knowledge: load by rank
+  std::int64_t transfers_ = 0;
+  std::int64_t rejected_ = 0;
+  std::vector<std::pair<Rank, std::vector<Held>>> arrivals_;
+  std::vector<Migration> plan_;
+};
+
+}  // namespace tessera::lb::tempered

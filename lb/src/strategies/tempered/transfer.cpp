@@ -1,0 +1,72 @@
+// TRANSFER, BUILDCMF and EVALUATECRITERION (seed 003, Algorithm 2).
+
+#include <algorithm>
+
+#include "tessera/lb/tempered_transfer.hpp"
+
+namespace tessera::lb::tempered {
+
+void Cmf::build(std::span<const Peer> peers, double average, TemperedOptions::Cmf kind) {
+  scale_ = average;
+  if (kind == TemperedOptions::Cmf::normbymax) {
+    for (const Peer& peer : peers) scale_ = std::max(scale_, peer.load);
+  }
+  running_.resize(peers.size());
+  double sum = 0.0;
+  for (std::size_t i = 0; i < peers.size(); ++i) {
+    // A peer at or above l_s (possible with cmf=original once the relaxed criterion has pushed
+    // its believed load past the average) gets no mass rather than a negative one.
+    const double weight = scale_ > 0.0 ? 1.0 - peers[i].load / scale_ : 0.0;
+    sum += std::max(0.0, weight);
+    running_[i] = sum;
+  }
+}
+
+std::size_t Cmf::sample(double u) const {
+  if (running_.empty() || !(running_.back() > 0.0)) return npos;
+  const double target = u * running_.back();
+  const auto it = std::upper_bound(running_.begin(), running_.end(), target);
+  if (it == running_.end()) return running_.size() - 1;  // u rounding up to the very top
+  return static_cast<std::size_t>(it - running_.begin());
+}
+
+std::vector<double> Cmf::cumulative() const {
+  std::vector<double> phi(running_.size(), 0.0);
+  if (running_.empty() || !(running_.back() > 0.0)) return phi;
+  for (std::size_t i = 0; i < running_.size(); ++i) phi[i] = running_[i] / running_.back();
+  return phi;
+}
+
+bool criterion_holds(TemperedOptions::Criterion criterion, double peer_load, double object_load,
+                     double average, double load) {
+  if (criterion == TemperedOptions::Criterion::grapevine) return peer_load + object_load < average;
+  return object_load < load - peer_load;
+}
+
+TransferOutcome transfer(std::span<const LbObject> objects, double load, double average,
+                         std::vector<Peer>& peers, const TemperedOptions& options, Random& random) {
+  TransferOutcome out;
+  out.load = load;
+  const double limit = options.threshold * average;
+  if (!(out.load > limit) || peers.empty()) return out;
+  const auto order = order_objects(options.ordering, objects, average, load);
+  const bool rebuild = options.cmf == TemperedOptions::Cmf::normbymax;
+  Cmf cmf;
+  cmf.build(peers, average, options.cmf);
+  for (std::size_t n = 0; n < order.size() && out.load > limit; ++n) {
+    const std::size_t peer = cmf.sample(random.real());
+    if (peer == Cmf::npos) break;
+    const LbObject& object = objects[order[n]];
+    if (!criterion_holds(options.criterion, peers[peer].load, object.load, average, out.load)) {
+      ++out.rejected;
+      continue;
+    }
+    peers[peer].load += object.load;
+    out.load -= object.load;
+    out.accepted.push_back(Proposal{order[n], peer});
+    if (rebuild) cmf.build(peers, average, options.cmf);
+  }
+  return out;
+}
+
+}  // namespace tessera::lb::tempered
