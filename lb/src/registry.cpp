@@ -7,6 +7,7 @@
 #include "tessera/lb/greedy_lb.hpp"
 #include "tessera/lb/hier_lb.hpp"
 #include "tessera/lb/simple_lbs.hpp"
+#include "tessera/lb/tempered_lb.hpp"
 
 namespace tessera::lb {
 
@@ -20,6 +21,15 @@ std::vector<StrategyInfo> builtin_strategies() {
        "hierarchical: shed up an n-ary rank tree, serving underloaded subtrees on the way, then deal "
        "leftovers down greedily (Lifflander et al. HPDC'12, Algorithm 2)",
        HierLB::keys(), [](const Args& a) { return std::make_unique<HierLB>(HierLB::from_args(a)); }},
+      {"TemperedLB",
+       "distributed: gossip of underloaded ranks, then CMF-sampled transfers, iterated with the best "
+       "proposal kept (Lifflander et al. Cluster'21, Algorithms 1-6)",
+       TemperedLB::keys(), [](const Args& a) { return std::make_unique<TemperedLB>(TemperedLB::from_args(a)); }},
+      {"GrapevineLB",
+       "distributed: TemperedLB with Menon and Kale's original choices, one iteration (Lifflander et al. "
+       "Cluster'21, Algorithms 1-2)",
+       TemperedLB::grapevine_keys(),
+       [](const Args& a) { return std::make_unique<TemperedLB>(TemperedLB::grapevine_from_args(a)); }},
       {"RandomLB", "every migratable object to a uniformly random rank (for testing migration)",
        RandomLB::keys(), [](const Args& a) { return std::make_unique<RandomLB>(RandomLB::from_args(a)); }},
       {"RotateLB", "every migratable object to rank (r + 1) mod P (for testing migration)",
