@@ -63,7 +63,7 @@ TEST(PicCli, PatchOutsideTheGrid) {
 }
 
 TEST(PicCli, MoreTilesThanCells) {
-  expect_rejected(3, "--L 2 --distribution SINUSOIDAL", "more tiles per side than the grid has cells");
+  expect_rejected(3, "--L 2 --distribution SINUSOIDAL", "3 ranks split as 3 x 1 has more parts per side than the grid has cells");
 }
 
 TEST(PicCli, UnwritableDumpFile) {

@@ -91,7 +91,7 @@ TEST(PicSpmd, ValidatesAndMatchesTheSerialReferenceOnEveryDistribution) {
   }
 }
 
-// The rank layout MPI_Dims_create gives for the sizes this test runs on.
+// The most square rank layout, written out for the sizes this test runs on.
 std::pair<std::int64_t, std::int64_t> expected_layout(int ranks) {
   switch (ranks) {
     case 1:

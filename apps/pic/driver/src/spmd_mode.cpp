@@ -5,6 +5,7 @@
 #include "tessera/pic/driver/collective.hpp"
 #include "tessera/pic/driver/modes.hpp"
 #include "tessera/pic/driver/neighbour_exchange.hpp"
+#include "tessera/pic/decomposition.hpp"
 #include "tessera/pic/id_table.hpp"
 #include "tessera/pic/tile.hpp"
 #include "tessera/pic/tile_grid.hpp"
@@ -26,14 +27,6 @@ class OwnCommunicator {
   MPI_Comm comm_ = MPI_COMM_NULL;
 };
 
-TileGrid rank_layout(const Problem& problem, int ranks) {
-  std::array<int, 2> dims = {0, 0};
-  MPI_Dims_create(ranks, 2, dims.data());
-  TileGrid grid(problem.grid_size, dims[0], dims[1]);
-  grid.check_travel(problem);
-  return grid;
-}
-
 }  // namespace
 
 RunSummary run_spmd(const Options& options, MPI_Comm parent) {
@@ -46,7 +39,7 @@ RunSummary run_spmd(const Options& options, MPI_Comm parent) {
   MPI_Comm_size(comm, &ranks);
 
   problem.validate();
-  const TileGrid grid = rank_layout(problem, ranks);
+  const TileGrid grid = Decomposition(problem, ranks, 1).colors();
   check_writable(comm, "--dump_particles", options.dump_particles);
 
   const TileCoord me = grid.coord(rank);

@@ -13,7 +13,7 @@
 
 namespace tessera::pic::driver {
 
-/// Plain MPI: one tile per rank on a Px x Py grid (MPI_Dims_create), particles exchanged with the
+/// Plain MPI: one tile per rank on a Px x Py grid (Decomposition with one color per rank), particles exchanged with the
 /// 8 neighbour ranks every step. The tile layout must give every tile at least 2k+1 x |m| cells.
 RunSummary run_spmd(const Options& options, MPI_Comm comm);
 
