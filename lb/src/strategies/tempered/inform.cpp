@@ -7,36 +7,43 @@
 
 namespace tessera::lb::tempered {
 
-namespace {
+void Knowledge::clear() {
+  std::fill(bits_.begin(), bits_.end(), 0);
+  ranks_.clear();
+  loads_.clear();
+}
 
-// Up to `count` distinct ranks of [0, P) outside `excluded` (ascending), drawn uniformly: LBAF's
-// random.sample over P minus the known underloaded ranks (Algorithm 1, lines 15 and 25-26).
-std::vector<Rank> sample_outside(Random& random, Rank ranks, const std::vector<Rank>& excluded,
-                                 std::size_t count) {
-  const auto is_excluded = [&](Rank r) { return std::binary_search(excluded.begin(), excluded.end(), r); };
-  const std::size_t available = static_cast<std::size_t>(ranks) - excluded.size();
+void Knowledge::add(Rank r, double load, Rank ranks) {
+  if (contains(r)) return;
+  if (bits_.empty()) bits_.assign((static_cast<std::size_t>(ranks) + 63) / 64, 0);
+  const auto i = static_cast<std::size_t>(r);
+  bits_[i / 64] |= std::uint64_t{1} << (i % 64);
+  ranks_.push_back(r);
+  loads_.push_back(load);
+}
+
+std::vector<Rank> Knowledge::sample_unknown(Random& random, Rank ranks, Rank self, std::size_t count) const {
+  // LBAF's random.sample over P minus the known underloaded ranks (Algorithm 1, lines 15, 25-26).
+  // Draws depend on the set only, never on the order it was learnt in.
+  const std::size_t excluded = ranks_.size() + (contains(self) ? 0 : 1);
+  const std::size_t available = static_cast<std::size_t>(ranks) - excluded;
   count = std::min(count, available);
   std::vector<Rank> chosen;
   chosen.reserve(count);
-  if (excluded.size() * 2 <= static_cast<std::size_t>(ranks)) {
+  if (excluded * 2 <= static_cast<std::size_t>(ranks)) {
     // Mostly unknown: rejection needs fewer than two draws per rank on average.
     while (chosen.size() < count) {
       const Rank r = static_cast<Rank>(random.below(static_cast<std::uint64_t>(ranks)));
-      if (is_excluded(r) || std::find(chosen.begin(), chosen.end(), r) != chosen.end()) continue;
+      if (r == self || contains(r) || std::find(chosen.begin(), chosen.end(), r) != chosen.end()) continue;
       chosen.push_back(r);
     }
     return chosen;
   }
-  // Mostly known: draw from the explicit complement (partial Fisher-Yates).
+  // Mostly known: draw from the explicit complement, in rank order (partial Fisher-Yates).
   std::vector<Rank> pool;
   pool.reserve(available);
-  auto next_excluded = excluded.begin();
   for (Rank r = 0; r < ranks; ++r) {
-    if (next_excluded != excluded.end() && *next_excluded == r) {
-      ++next_excluded;
-      continue;
-    }
-    pool.push_back(r);
+    if (r != self && !contains(r)) pool.push_back(r);
   }
   for (std::size_t i = 0; i < count; ++i) {
     const std::size_t j = i + static_cast<std::size_t>(random.below(pool.size() - i));
@@ -46,11 +53,8 @@ std::vector<Rank> sample_outside(Random& random, Rank ranks, const std::vector<R
   return chosen;
 }
 
-}  // namespace
-
 void TemperedRank::reset_knowledge() {
-  known_ranks_.clear();
-  known_loads_.clear();
+  known_.clear();
   reached_round_ = 0;
   forwarded_.assign(static_cast<std::size_t>(shared_->rounds) + 1, false);
 }
@@ -58,7 +62,7 @@ void TemperedRank::reset_knowledge() {
 void TemperedRank::inform(comm::Context& ctx) {
   const double own = load();
   if (!(own < shared_->average)) return;
-  merge({rank_}, {own});
+  known_.add(rank_, own, shared_->size);
   Random random = stream(Stage::inform, 0);
   send_gossip(ctx, 1, random);
 }
@@ -80,19 +84,17 @@ void TemperedRank::on_underload(comm::Context& ctx, const LoadReport& report) {
 }
 
 void TemperedRank::learn_all(const std::vector<double>& underloads) {
-  known_ranks_.clear();
-  known_loads_.clear();
+  known_.clear();
   if (!(load() > shared_->options->threshold * shared_->average)) return;
   for (std::size_t r = 0; r < underloads.size(); ++r) {
-    if (std::isfinite(underloads[r])) {
-      known_ranks_.push_back(static_cast<Rank>(r));
-      known_loads_.push_back(underloads[r]);
-    }
+    if (std::isfinite(underloads[r])) known_.add(static_cast<Rank>(r), underloads[r], shared_->size);
   }
 }
 
 void TemperedRank::on_gossip(comm::Context& ctx, const GossipMessage& message) {
-  merge(message.ranks, message.loads);
+  // A rank's load does not change during an inform stage, so a rank heard of twice carries the
+  // same load both times and the union does not depend on arrival order.
+  for (std::size_t i = 0; i < message.ranks.size(); ++i) known_.add(message.ranks[i], message.loads[i], shared_->size);
   if (shared_->options->deterministic) {
     // Forwarding waits for the round's barrier (forward_if_reached): the union merged by then
     // does not depend on the order messages arrived in.
@@ -108,39 +110,11 @@ void TemperedRank::on_gossip(comm::Context& ctx, const GossipMessage& message) {
 
 void TemperedRank::send_gossip(comm::Context& ctx, int round, Random& random) {
   // Never back to a known underloaded rank, nor to itself.
-  std::vector<Rank> excluded = known_ranks_;
-  const auto at = std::lower_bound(excluded.begin(), excluded.end(), rank_);
-  if (at == excluded.end() || *at != rank_) excluded.insert(at, rank_);
-  const auto targets = sample_outside(random, shared_->size, excluded,
-                                      static_cast<std::size_t>(shared_->options->fanout));
+  const auto targets = known_.sample_unknown(random, shared_->size, rank_,
+                                             static_cast<std::size_t>(shared_->options->fanout));
   if (targets.empty()) return;
-  GossipMessage message{round, known_ranks_, known_loads_};
+  const GossipMessage message{round, known_.ranks(), known_.loads()};
   for (Rank target : targets) ctx.send(target, shared_->gossip, message);
-}
-
-void TemperedRank::merge(const std::vector<Rank>& ranks, const std::vector<double>& loads) {
-  // Both lists ascending: a linear merge keeps S^p sorted. A rank's load does not change during
-  // an inform stage, so a rank heard of twice carries the same load both times.
-  std::vector<Rank> merged_ranks;
-  std::vector<double> merged_loads;
-  merged_ranks.reserve(known_ranks_.size() + ranks.size());
-  merged_loads.reserve(known_ranks_.size() + ranks.size());
-  std::size_t i = 0, j = 0;
-  while (i < known_ranks_.size() || j < ranks.size()) {
-    if (j == ranks.size() || (i < known_ranks_.size() && known_ranks_[i] < ranks[j])) {
-      merged_ranks.push_back(known_ranks_[i]);
-      merged_loads.push_back(known_loads_[i++]);
-    } else if (i == known_ranks_.size() || ranks[j] < known_ranks_[i]) {
-      merged_ranks.push_back(ranks[j]);
-      merged_loads.push_back(loads[j++]);
-    } else {
-      merged_ranks.push_back(known_ranks_[i]);
-      merged_loads.push_back(known_loads_[i++]);
-      ++j;
-    }
-  }
-  known_ranks_ = std::move(merged_ranks);
-  known_loads_ = std::move(merged_loads);
 }
 
 }  // namespace tessera::lb::tempered

@@ -27,17 +27,23 @@ Random TemperedRank::stream(Stage stage, std::uint64_t round) const {
 }
 
 void TemperedRank::propose(comm::Context& ctx) {
+  transfers_ = 0;
+  rejected_ = 0;
+  const double own = load();
+  if (!(own > shared_->options->threshold * shared_->average)) return;
+  // Peers in rank order: the order knowledge arrived in varies between backends, the CMF must not.
   std::vector<Peer> peers;
-  peers.reserve(known_ranks_.size());
-  for (std::size_t i = 0; i < known_ranks_.size(); ++i) {
-    if (known_ranks_[i] != rank_) peers.push_back(Peer{known_ranks_[i], known_loads_[i]});
+  peers.reserve(known_.size());
+  for (std::size_t i = 0; i < known_.size(); ++i) {
+    if (known_.ranks()[i] != rank_) peers.push_back(Peer{known_.ranks()[i], known_.loads()[i]});
   }
+  std::sort(peers.begin(), peers.end(), [](const Peer& a, const Peer& b) { return a.rank < b.rank; });
   std::vector<LbObject> objects;
   objects.reserve(held_.size());
   for (const auto& held : held_) objects.push_back(held.object);
   Random random = stream(Stage::transfer, 0);
   const TransferOutcome outcome =
-      transfer(objects, load(), shared_->average, peers, *shared_->options, random);
+      transfer(objects, own, shared_->average, peers, *shared_->options, random);
   transfers_ = static_cast<std::int64_t>(outcome.accepted.size());
   rejected_ = outcome.rejected;
   if (outcome.accepted.empty()) return;

@@ -19,7 +19,7 @@ struct Held {
   Rank origin = no_rank;
 };
 
-// GOSSIPHANDLER's arguments: the sender's known underloaded ranks (ascending) and their loads.
+// GOSSIPHANDLER's arguments: the sender's known underloaded ranks and their loads (aligned).
 struct GossipMessage {
   std::int32_t round = 0;
   std::vector<Rank> ranks;
@@ -51,6 +51,30 @@ struct PlanMessage {
   void serialize(A& ar) {
     ar(moves);
   }
+};
+
+// S^p and LOAD^p of Algorithm 1: the underloaded ranks a rank heard of, with their loads, in the
+// order it heard of them, plus a membership bitmap over all P ranks so that merging a message costs
+// one bit test per entry (the gossip carries lists of up to P entries, P x fanout times a round).
+class Knowledge {
+ public:
+  void clear();
+  bool contains(Rank r) const {
+    const auto i = static_cast<std::size_t>(r);
+    return i / 64 < bits_.size() && (bits_[i / 64] >> (i % 64) & 1U) != 0;
+  }
+  // Adds r unless known. `ranks` is P, the size of the bitmap.
+  void add(Rank r, double load, Rank ranks);
+  std::size_t size() const { return ranks_.size(); }
+  const std::vector<Rank>& ranks() const { return ranks_; }
+  const std::vector<double>& loads() const { return loads_; }
+  // Up to `count` distinct ranks of [0, P) that are neither known nor `self`, drawn uniformly.
+  std::vector<Rank> sample_unknown(Random& random, Rank ranks, Rank self, std::size_t count) const;
+
+ private:
+  std::vector<std::uint64_t> bits_;  // allocated on first add
+  std::vector<Rank> ranks_;
+  std::vector<double> loads_;
 };
 
 // What every rank agrees on during one iteration; set between collective steps only.
@@ -114,7 +138,6 @@ class TemperedRank {
 
  private:
   Random stream(Stage stage, std::uint64_t round) const;
-  void merge(const std::vector<Rank>& ranks, const std::vector<double>& loads);
   void send_gossip(comm::Context& ctx, int round, Random& random);
 
   const Shared* shared_;
@@ -122,8 +145,7 @@ class TemperedRank {
   std::vector<Held> start_;
   std::vector<Held> held_;
   std::vector<Held> best_;
-  std::vector<Rank> known_ranks_;    // S^p, ascending
-  std::vector<double> known_loads_;  // LOAD^p, aligned with known_ranks_
+  Knowledge known_;
   int reached_round_ = 0;            // highest gossip round received (synchronous mode)
   std::vector<bool> forwarded_;      // per round: already forwarded (asynchronous mode)
   std::vector<double> underloads_;   // rank 0 with complete knowledge: load by rank

@@ -1,0 +1,47 @@
+#pragma once
+// The lbsim executable: its options and its two outputs (a table for people, a JSON line for
+// machines).
+
+#include <iosfwd>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "tessera/lb/model.hpp"
+#include "tessera/lbsim/simulation.hpp"
+
+namespace tessera::lbsim::app {
+
+struct Options {
+  std::string data;                      // DIR/STEM of recorded LB data
+  std::optional<lb::PhaseId> phase;      // default: the data's first phase
+  std::string synthetic;                 // a synthetic spec (synthetic.hpp)
+  bool use_synthetic = false;
+  std::string strategy;                  // empty: no balancing
+  std::string args;                      // "key=value ..." for the strategy
+  lb::Rank ranks = 0;                    // 0: as many as the data has
+  std::string work = "alpha=1 beta=0 gamma=0";
+  bool stats = false;
+  bool json = false;
+  std::string out;                       // DIR/STEM for the balanced placement
+};
+
+// Parses argv. Returns nullopt after printing help (exit code 0 in *exit_code) or a usage error
+// (message on stderr, non-zero *exit_code).
+std::optional<Options> parse_options(int argc, char** argv, int* exit_code);
+
+struct Run {
+  std::string source;        // "synthetic ..." or the data stem
+  lb::PhaseId phase = 0;
+  std::int64_t objects = 0;
+  std::string strategy;      // name and args as given
+  SimResult result;
+  std::vector<PhaseStatistics> phases;
+};
+
+void print_table(std::ostream& out, const Run& run, bool stats);
+// One line: {"initial_imbalance":..,"final_imbalance":..,"lower_bound_imbalance":..,
+// "migrations":..,"strategy_s":..,"iterations":[..],"phases":[..]}.
+std::string json_line(const Run& run);
+
+}  // namespace tessera::lbsim::app

@@ -1,0 +1,63 @@
+// lbsim's command line.
+
+#include <iostream>
+
+#include <CLI/CLI.hpp>
+
+#include "app.hpp"
+#include "tessera/lb/registry.hpp"
+
+namespace tessera::lbsim::app {
+
+std::optional<Options> parse_options(int argc, char** argv, int* exit_code) {
+  Options o;
+  CLI::App cli{"lbsim: replay recorded or synthetic LB data through Tessera's load balancers on virtual ranks"};
+  cli.add_option("--data", o.data, "recorded LB data DIR/STEM (files STEM.<rank>.json, plain or brotli)");
+  cli.add_option("--phase", o.phase, "phase of the data to balance (default: the first)");
+  auto* synthetic = cli.add_option("--synthetic", o.synthetic,
+                                   "synthetic workload, e.g. \"objects=10000 ranks=4096 mapped=16 "
+                                   "load=uniform:1e-5:1e-1 seed=1\" (or load=lognormal:MEAN:VARIANCE)");
+  cli.add_option("--strategy", o.strategy, "strategy to run (see --help-lb); none: statistics only");
+  cli.add_option("--args", o.args, "strategy arguments, \"key=value ...\"");
+  cli.add_option("--ranks", o.ranks, "virtual ranks (default: as many as the data has)")->check(CLI::PositiveNumber);
+  cli.add_option("--work", o.work, "work model \"alpha=A beta=B gamma=G\" (LBAF's affine combination)");
+  cli.add_flag("--stats", o.stats, "per-phase rank-work statistics of every phase, no balancing needed");
+  std::string report = "table";
+  cli.add_option("--report", report, "output: table (for people) or json (one line, last)")
+      ->check(CLI::IsMember({"table", "json"}));
+  cli.add_option("--out", o.out, "write the balanced placement as LBDatafile JSON to DIR/STEM.<rank>.json");
+  bool help_lb = false;
+  cli.add_flag("--help-lb", help_lb, "list every strategy with its keys, defaults and meaning");
+  try {
+    cli.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    *exit_code = cli.exit(e);
+    return std::nullopt;
+  }
+  if (help_lb) {
+    std::cout << lb::Registry::builtin().help();
+    *exit_code = 0;
+    return std::nullopt;
+  }
+  o.use_synthetic = synthetic->count() > 0;
+  if (o.use_synthetic == !o.data.empty()) {
+    std::cerr << "lbsim: give exactly one input: --data DIR/STEM or --synthetic \"SPEC\"\n";
+    *exit_code = 2;
+    return std::nullopt;
+  }
+  if (o.use_synthetic && o.phase && *o.phase != 0) {
+    std::cerr << "lbsim: --phase " << *o.phase << ": a synthetic workload has only phase 0\n";
+    *exit_code = 2;
+    return std::nullopt;
+  }
+  if (o.strategy.empty() && !o.args.empty()) {
+    std::cerr << "lbsim: --args needs --strategy NAME\n";
+    *exit_code = 2;
+    return std::nullopt;
+  }
+  o.json = report == "json";
+  *exit_code = 0;
+  return o;
+}
+
+}  // namespace tessera::lbsim::app

@@ -1,0 +1,69 @@
+// lbsim's outputs: the per-iteration table of seed 003 section V, and one JSON line.
+
+#include <ostream>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "app.hpp"
+
+namespace tessera::lbsim::app {
+
+void print_table(std::ostream& out, const Run& run, bool stats) {
+  const SimResult& r = run.result;
+  out << fmt::format("lbsim: {} ranks, {} objects, phase {} of {}\n", r.before.count, run.objects, run.phase, run.source);
+  if (stats) {
+    out << fmt::format("{:>8} {:>6} {:>12} {:>11} {:>11} {:>11} {:>11} {:>9}\n", "phase", "count", "sum", "min",
+                       "avg", "max", "std", "I");
+    for (const auto& p : run.phases) {
+      out << fmt::format("{:>8} {:>6} {:>12.6g} {:>11.5g} {:>11.5g} {:>11.5g} {:>11.5g} {:>9.4g}\n", p.phase,
+                         p.work.count, p.work.sum, p.work.min, p.work.avg(), p.work.max, p.work.std(),
+                         p.work.imbalance());
+    }
+  }
+  if (run.strategy.empty()) {
+    out << fmt::format("rank work: max {:.6g}, avg {:.6g}, I {:.4g}; lower bound I {:.4g}\n", r.before.max,
+                       r.before.avg(), r.before.imbalance(), r.lower_bound);
+    return;
+  }
+  out << fmt::format("strategy: {}\n", run.strategy);
+  if (r.iterations) {
+    out << fmt::format("{:>5} {:>9} {:>10} {:>10} {:>10} {:>10}\n", "trial", "iteration", "transfers", "rejected",
+                       "rejected%", "I");
+    out << fmt::format("{:>5} {:>9} {:>10} {:>10} {:>10} {:>10.4g}\n", "-", 0, "-", "-", "-",
+                       r.iterations->initial_imbalance);
+    for (const auto& it : r.iterations->iterations) {
+      const std::int64_t proposed = it.transfers + it.rejected;
+      const double rate = proposed > 0 ? 100.0 * static_cast<double>(it.rejected) / static_cast<double>(proposed) : 0.0;
+      out << fmt::format("{:>5} {:>9} {:>10} {:>10} {:>10.2f} {:>10.4g}\n", it.trial, it.iteration, it.transfers,
+                         it.rejected, rate, it.imbalance);
+    }
+  }
+  out << fmt::format("I: {:.4g} -> {:.4g} (lower bound {:.4g}); {} migrations; strategy {:.3f} s\n",
+                     r.before.imbalance(), r.after.imbalance(), r.lower_bound, r.migrations, r.strategy_s);
+}
+
+std::string json_line(const Run& run) {
+  const SimResult& r = run.result;
+  nlohmann::ordered_json j;
+  j["initial_imbalance"] = r.before.imbalance();
+  j["final_imbalance"] = r.after.imbalance();
+  j["lower_bound_imbalance"] = r.lower_bound;
+  j["migrations"] = r.migrations;
+  j["strategy_s"] = r.strategy_s;
+  j["iterations"] = nlohmann::ordered_json::array();
+  if (r.iterations) {
+    for (const auto& it : r.iterations->iterations) {
+      j["iterations"].push_back({{"iteration", it.iteration}, {"transfers", it.transfers},
+                                 {"rejected", it.rejected}, {"imbalance", it.imbalance}, {"trial", it.trial}});
+    }
+  }
+  j["phases"] = nlohmann::ordered_json::array();
+  for (const auto& p : run.phases) {
+    j["phases"].push_back({{"phase", p.phase}, {"count", p.work.count}, {"sum", p.work.sum},
+                           {"imbalance", p.work.imbalance()}});
+  }
+  return j.dump();
+}
+
+}  // namespace tessera::lbsim::app

@@ -1,0 +1,109 @@
+// lbsim's engine: a recorded or synthetic phase through one strategy on virtual ranks.
+
+#include "tessera/lbsim/simulation.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <unordered_map>
+
+#include <fmt/format.h>
+
+#include "tessera/lb/virtual_backend.hpp"
+#include "tessera/lbsim/synthetic.hpp"
+
+namespace tessera::lbsim {
+
+std::vector<lb::StrategyInput> phase_inputs(const lb::LbData& data, lb::PhaseId phase, lb::Rank ranks) {
+  const auto ids = data.phase_ids();
+  if (std::find(ids.begin(), ids.end(), phase) == ids.end()) {
+    throw InputError(fmt::format("--phase {}: the data has no such phase; phases: {}", phase,
+                                 ids.empty() ? std::string("(none)") : fmt::format("{}", fmt::join(ids, ", "))));
+  }
+  if (ranks < 0) throw InputError(fmt::format("--ranks {}: expected an integer >= 1", ranks));
+  const auto recorded = static_cast<lb::Rank>(data.ranks.size());
+  const lb::Rank count = ranks == 0 ? recorded : ranks;
+  std::vector<lb::StrategyInput> inputs(static_cast<std::size_t>(count));
+  for (lb::Rank r = 0; r < count; ++r) inputs[static_cast<std::size_t>(r)].rank = r;
+  for (const auto& rank : data.ranks) {
+    if (!rank.find_phase(phase)) continue;  // a rank that recorded nothing in this phase
+    lb::StrategyInput input = lb::strategy_input(rank, phase);
+    auto& into = inputs[static_cast<std::size_t>(rank.rank % count)];
+    into.objects.insert(into.objects.end(), input.objects.begin(), input.objects.end());
+    into.edges.insert(into.edges.end(), input.edges.begin(), input.edges.end());
+  }
+  return inputs;
+}
+
+double lower_bound_imbalance(const std::vector<lb::StrategyInput>& inputs) {
+  double total = 0.0, largest = 0.0;
+  for (const auto& rank : inputs) {
+    for (const auto& object : rank.objects) {
+      total += object.load;
+      largest = std::max(largest, object.load);
+    }
+  }
+  if (inputs.empty() || total <= 0.0) return 0.0;
+  const double average = total / static_cast<double>(inputs.size());
+  return std::max(average, largest) / average - 1.0;
+}
+
+SimResult simulate(lb::Strategy* strategy, const std::vector<lb::StrategyInput>& inputs, const WorkModel& work) {
+  SimResult result;
+  const auto before = work.rank_work(inputs);
+  result.before = lb::Statistics::of(before);
+  result.lower_bound = lower_bound_imbalance(inputs);
+  if (strategy) {
+    lb::comm::VirtualBackend backend(static_cast<lb::Rank>(inputs.size()));
+    const auto start = std::chrono::steady_clock::now();
+    result.plan = strategy->run(backend, inputs);
+    result.strategy_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (const auto* tempered = dynamic_cast<const lb::TemperedLB*>(strategy)) result.iterations = tempered->report();
+  }
+  result.migrations = static_cast<std::int64_t>(result.plan.migrations.size());
+  result.balanced = lb::apply_plan(inputs, result.plan);
+  const auto after = work.rank_work(result.balanced);
+  result.after = lb::Statistics::of(after);
+  return result;
+}
+
+std::vector<PhaseStatistics> phase_statistics(const lb::LbData& data, const WorkModel& work) {
+  std::vector<PhaseStatistics> out;
+  for (lb::PhaseId phase : data.phase_ids()) {
+    const auto inputs = phase_inputs(data, phase);
+    out.push_back(PhaseStatistics{phase, lb::Statistics::of(work.rank_work(inputs))});
+  }
+  return out;
+}
+
+lb::LbData placement_data(const lb::LbData& data, lb::PhaseId phase, const std::vector<lb::StrategyInput>& balanced) {
+  std::unordered_map<lb::ObjectId, lb::Rank, lb::ObjectIdHash> where;
+  for (const auto& rank : balanced) {
+    for (const auto& object : rank.objects) where[object.id] = rank.rank;
+  }
+  const auto count = static_cast<lb::Rank>(balanced.size());
+  lb::LbData out;
+  out.ranks.resize(balanced.size());
+  for (lb::Rank r = 0; r < count; ++r) {
+    auto& rank = out.ranks[static_cast<std::size_t>(r)];
+    rank.rank = r;
+    if (static_cast<std::size_t>(r) < data.ranks.size()) rank.metadata_extra = data.ranks[static_cast<std::size_t>(r)].metadata_extra;
+    rank.phases.push_back(lb::Phase{phase, {}, {}});
+  }
+  for (const auto& recorded : data.ranks) {
+    const lb::Phase* source = recorded.find_phase(phase);
+    if (!source) continue;
+    for (lb::Task task : source->tasks) {
+      const auto it = where.find(task.entity.id);
+      task.node = it != where.end() ? it->second : recorded.rank % count;
+      out.ranks[static_cast<std::size_t>(task.node)].phases[0].tasks.push_back(std::move(task));
+    }
+    for (const auto& edge : source->communications) {
+      const auto it = where.find(edge.from.id);
+      const lb::Rank holder = it != where.end() ? it->second : recorded.rank % count;
+      out.ranks[static_cast<std::size_t>(holder)].phases[0].communications.push_back(edge);
+    }
+  }
+  return out;
+}
+
+}  // namespace tessera::lbsim
