@@ -1,0 +1,141 @@
+// The lbsim executable: its JSON line, its files, and one clear error with a non-zero exit for
+// every bad input (missing rank files, disagreeing phases, unknown keys, fanout < 1, bad specs).
+
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "tessera/lb/lb_data_io.hpp"
+
+namespace {
+
+namespace fs = std::filesystem;
+
+struct CliResult {
+  int exit_code = -1;
+  std::string out;
+  std::string err;
+};
+
+std::string slurp(const fs::path& p) {
+  std::ifstream in(p);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+fs::path scratch() {
+  const fs::path dir = fs::temp_directory_path() / ("tessera_lbsim_cli_" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  return dir;
+}
+
+// Removes the scratch directory once every test has run.
+class ScratchCleanup : public ::testing::Environment {
+ public:
+  void TearDown() override { fs::remove_all(scratch()); }
+};
+const auto* const cleanup = ::testing::AddGlobalTestEnvironment(new ScratchCleanup);
+
+CliResult lbsim(const std::string& args) {
+  const fs::path dir = scratch();
+  const std::string cmd = std::string(TESSERA_LBSIM) + " " + args + " >" + (dir / "out").string() + " 2>" + (dir / "err").string();
+  const int status = std::system(cmd.c_str());
+  CliResult r;
+  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  r.out = slurp(dir / "out");
+  r.err = slurp(dir / "err");
+  return r;
+}
+
+std::string last_line(const std::string& text) {
+  std::string line, last;
+  std::istringstream in(text);
+  while (std::getline(in, line)) {
+    if (!line.empty()) last = line;
+  }
+  return last;
+}
+
+const std::string toy = std::string(TESSERA_LBAF_DATA_DIR) + "/data/challenging_toy_fewer_tasks/toy";
+
+TEST(LbsimCli, JsonLineHasTheDocumentedKeys) {
+  const auto r = lbsim("--synthetic 'objects=300 ranks=64 mapped=2 seed=3' --strategy TemperedLB "
+                       "--args 'iters=3 deterministic=true' --report=json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto j = nlohmann::json::parse(last_line(r.out));
+  for (const char* key : {"initial_imbalance", "final_imbalance", "lower_bound_imbalance", "migrations",
+                          "strategy_s", "iterations", "phases"}) {
+    EXPECT_TRUE(j.contains(key)) << key;
+  }
+  ASSERT_EQ(j["iterations"].size(), 3u);
+  for (const char* key : {"iteration", "transfers", "rejected", "imbalance"}) EXPECT_TRUE(j["iterations"][0].contains(key));
+  ASSERT_EQ(j["phases"].size(), 1u);
+  for (const char* key : {"phase", "count", "sum", "imbalance"}) EXPECT_TRUE(j["phases"][0].contains(key));
+  EXPECT_EQ(j["phases"][0]["count"], 64);
+  EXPECT_LT(j["final_imbalance"].get<double>(), j["initial_imbalance"].get<double>());
+}
+
+TEST(LbsimCli, RecordedDataTableStatsAndOut) {
+  const fs::path out = scratch() / "placed";
+  const auto r = lbsim("--data " + toy + " --strategy GreedyLB --args mode=full --stats --out " + out.string());
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("lbsim: 16 ranks, 274 objects, phase 0"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("migrations"), std::string::npos);
+  const auto placed = tessera::lb::read_lb_data(out);
+  EXPECT_EQ(placed.ranks.size(), 16u);
+}
+
+TEST(LbsimCli, WhatIfOnMoreRanks) {
+  const auto r = lbsim("--data " + toy + " --ranks 32 --strategy TemperedLB --report=json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(nlohmann::json::parse(last_line(r.out))["migrations"].get<int>() > 0, true);
+}
+
+void expect_error(const std::string& args, const std::string& message) {
+  SCOPED_TRACE(args);
+  const auto r = lbsim(args);
+  EXPECT_NE(r.exit_code, 0);
+  EXPECT_NE(r.err.find(message), std::string::npos) << r.err;
+}
+
+TEST(LbsimCli, BadInputsFailWithOneClearMessage) {
+  expect_error("--data /nonexistent/dir/stem", "/nonexistent/dir");
+  expect_error("--data " + toy + " --phase 7", "--phase 7: the data has no such phase; phases: 0");
+  expect_error("--synthetic 'objects=ten'", "--synthetic: objects=ten: expected an integer >= 0");
+  expect_error("--synthetic '' --strategy NoSuchLB", "unknown LB strategy 'NoSuchLB'");
+  expect_error("--synthetic '' --strategy TemperedLB --args 'fanout=0'", "TemperedLB: fanout=0: expected");
+  expect_error("--synthetic '' --strategy TemperedLB --args 'speed=3'", "TemperedLB: unknown key 'speed'");
+  expect_error("--synthetic '' --work 'alpha=one'", "--work: alpha=one: expected a number");
+  expect_error("--synthetic '' --report=xml", "--report");
+  expect_error("", "give exactly one input");
+}
+
+void rank_file(const fs::path& file, int rank, int phase) {
+  std::ofstream(file) << R"({"type":"LBDatafile","metadata":{"type":"LBDatafile","rank":)" << rank
+                      << R"(},"phases":[{"id":)" << phase << R"(,"tasks":[]}]})";
+}
+
+TEST(LbsimCli, MissingRankFileIsNamed) {
+  const fs::path dir = scratch() / "gap";
+  fs::create_directories(dir);
+  rank_file(dir / "g.0.json", 0, 0);
+  rank_file(dir / "g.2.json", 2, 0);
+  expect_error("--data " + (dir / "g").string(), "g.1.json: missing");
+}
+
+TEST(LbsimCli, PhasesThatDisagreeAcrossFilesAreRejected) {
+  const fs::path dir = scratch() / "disagree";
+  fs::create_directories(dir);
+  rank_file(dir / "d.0.json", 0, 0);
+  rank_file(dir / "d.1.json", 1, 1);
+  expect_error("--data " + (dir / "d").string(), "d.1.json");
+}
+
+}  // namespace

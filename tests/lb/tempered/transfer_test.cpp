@@ -1,0 +1,177 @@
+// The transfer stage on one rank (seed 003, Algorithm 2 and Algorithms 4-6): exact orders, CMF
+// values, criteria and proposals.
+
+#include <gtest/gtest.h>
+
+#include "tessera/lb/tempered_transfer.hpp"
+
+namespace tessera::lb::tempered {
+namespace {
+
+using Ordering = TemperedOptions::Ordering;
+
+std::vector<LbObject> objects(const std::vector<double>& loads, std::vector<std::uint64_t> ids = {}) {
+  std::vector<LbObject> out;
+  for (std::size_t i = 0; i < loads.size(); ++i) {
+    out.push_back(LbObject{ObjectId::packed(ids.empty() ? i : ids[i]), loads[i], true});
+  }
+  return out;
+}
+
+// Loads 0.5, 3, 1, 2, 1.5 on a rank of load 8 with average 6.8: the excess is 1.2.
+const std::vector<double> five = {0.5, 3.0, 1.0, 2.0, 1.5};
+
+TEST(TemperedOrdering, ArbitraryKeepsStorageOrderAndSkipsFixedObjects) {
+  auto objs = objects(five);
+  objs[1].migratable = false;
+  EXPECT_EQ(order_objects(Ordering::arbitrary, objs, 6.8, 8.0), (std::vector<std::size_t>{0, 2, 3, 4}));
+}
+
+TEST(TemperedOrdering, ElementIdAscending) {
+  const auto objs = objects(five, {40, 10, 30, 20, 50});
+  EXPECT_EQ(order_objects(Ordering::element_id, objs, 6.8, 8.0), (std::vector<std::size_t>{1, 3, 2, 0, 4}));
+}
+
+TEST(TemperedOrdering, LoadIntensiveIsAlgorithm4Descending) {
+  EXPECT_EQ(order_objects(Ordering::load_intensive, objects(five), 6.8, 8.0),
+            (std::vector<std::size_t>{1, 3, 4, 2, 0}));
+}
+
+TEST(TemperedOrdering, FewestMigrationsIsAlgorithm5) {
+  // Cut = 1.5, the lightest object above the excess 1.2: then 1, 0.5 descending, then 2, 3 ascending.
+  EXPECT_EQ(order_objects(Ordering::fewest_migrations, objects(five), 6.8, 8.0),
+            (std::vector<std::size_t>{4, 2, 0, 3, 1}));
+  // No object exceeds the excess (7): plain descending (Algorithm 5, line 4).
+  EXPECT_EQ(order_objects(Ordering::fewest_migrations, objects(five), 1.0, 8.0),
+            (std::vector<std::size_t>{1, 3, 4, 2, 0}));
+}
+
+TEST(TemperedOrdering, LightweightIsAlgorithm6) {
+  // Ascending 0.5, 1, 1.5, ...: the running sum reaches 1.2 at 1 (the marginal object).
+  EXPECT_EQ(order_objects(Ordering::lightweight, objects(five), 6.8, 8.0),
+            (std::vector<std::size_t>{2, 0, 4, 3, 1}));
+  // The sum never reaches the excess: every object is "light", by descending load.
+  EXPECT_EQ(order_objects(Ordering::lightweight, objects(five), -10.0, 8.0),
+            (std::vector<std::size_t>{1, 3, 4, 2, 0}));
+}
+
+TEST(TemperedCmf, OriginalNormalisesByTheAverage) {
+  Cmf cmf;
+  const std::vector<Peer> peers = {{3, 0.0}, {5, 0.5}, {9, 1.0}};
+  cmf.build(peers, 1.0, TemperedOptions::Cmf::original);
+  EXPECT_EQ(cmf.scale(), 1.0);
+  const auto phi = cmf.cumulative();
+  ASSERT_EQ(phi.size(), 3u);
+  EXPECT_DOUBLE_EQ(phi[0], 2.0 / 3.0);
+  EXPECT_DOUBLE_EQ(phi[1], 1.0);
+  EXPECT_DOUBLE_EQ(phi[2], 1.0);
+  EXPECT_EQ(cmf.sample(0.0), 0u);
+  EXPECT_EQ(cmf.sample(0.66), 0u);
+  EXPECT_EQ(cmf.sample(0.67), 1u);
+  EXPECT_EQ(cmf.sample(0.999999), 1u);  // a peer at the average is never drawn
+}
+
+TEST(TemperedCmf, NormByMaxKeepsOverloadedPeersNonNegative) {
+  Cmf cmf;
+  const std::vector<Peer> peers = {{0, 0.0}, {1, 2.0}, {2, 1.0}};
+  cmf.build(peers, 1.0, TemperedOptions::Cmf::normbymax);
+  EXPECT_EQ(cmf.scale(), 2.0);
+  const auto phi = cmf.cumulative();
+  EXPECT_DOUBLE_EQ(phi[0], 1.0 / 1.5);
+  EXPECT_DOUBLE_EQ(phi[1], 1.0 / 1.5);
+  EXPECT_DOUBLE_EQ(phi[2], 1.0);
+  // Original would give the 2.0 peer a negative weight; it gets none instead.
+  cmf.build(peers, 1.0, TemperedOptions::Cmf::original);
+  EXPECT_DOUBLE_EQ(cmf.cumulative()[1], 1.0);
+}
+
+TEST(TemperedCmf, NoPositiveWeightMeansNoDraw) {
+  Cmf cmf;
+  const std::vector<Peer> peers = {{0, 1.0}, {1, 1.0}};
+  cmf.build(peers, 1.0, TemperedOptions::Cmf::original);
+  EXPECT_EQ(cmf.sample(0.5), Cmf::npos);
+  cmf.build({}, 1.0, TemperedOptions::Cmf::normbymax);
+  EXPECT_EQ(cmf.sample(0.5), Cmf::npos);
+}
+
+TEST(TemperedCriterion, GrapevineAndRelaxed) {
+  using C = TemperedOptions::Criterion;
+  EXPECT_TRUE(criterion_holds(C::grapevine, 0.25, 0.5, 1.0, 3.0));
+  EXPECT_FALSE(criterion_holds(C::grapevine, 0.5, 0.5, 1.0, 3.0));   // lands exactly on the average
+  EXPECT_TRUE(criterion_holds(C::relaxed, 1.5, 1.0, 1.0, 3.0));      // 1 < 3 - 1.5: may overload the peer
+  EXPECT_FALSE(criterion_holds(C::relaxed, 2.0, 1.0, 1.0, 3.0));     // would make the peer as loaded as us
+}
+
+TemperedOptions options(TemperedOptions::Criterion criterion, TemperedOptions::Cmf cmf) {
+  TemperedOptions o;
+  o.criterion = criterion;
+  o.cmf = cmf;
+  o.ordering = Ordering::arbitrary;
+  return o;
+}
+
+TEST(TemperedTransfer, GrapevineRejectsWhatWouldOverloadTheOnlyPeer) {
+  // Load 10 against average 5, one empty peer: 4 fits (0 + 4 < 5), then 3, 2 and 1 do not.
+  std::vector<Peer> peers = {{1, 0.0}};
+  Random random({1});
+  const auto out = transfer(objects({4, 3, 2, 1}), 10.0, 5.0, peers,
+                            options(TemperedOptions::Criterion::grapevine, TemperedOptions::Cmf::original), random);
+  ASSERT_EQ(out.accepted.size(), 1u);
+  EXPECT_EQ(out.accepted[0].object, 0u);
+  EXPECT_EQ(out.rejected, 3);
+  EXPECT_EQ(out.load, 6.0);
+  EXPECT_EQ(peers[0].load, 4.0);
+}
+
+TEST(TemperedTransfer, RelaxedBalancesTheOnlyPeerExactly) {
+  // 4 < 10 - 0; 3 and 2 are not below 6 - 4; 1 is, and the rank reaches the average.
+  std::vector<Peer> peers = {{1, 0.0}};
+  Random random({1});
+  const auto out = transfer(objects({4, 3, 2, 1}), 10.0, 5.0, peers,
+                            options(TemperedOptions::Criterion::relaxed, TemperedOptions::Cmf::normbymax), random);
+  ASSERT_EQ(out.accepted.size(), 2u);
+  EXPECT_EQ(out.accepted[0].object, 0u);
+  EXPECT_EQ(out.accepted[1].object, 3u);
+  EXPECT_EQ(out.rejected, 2);
+  EXPECT_EQ(out.load, 5.0);
+  EXPECT_EQ(peers[0].load, 5.0);
+}
+
+TEST(TemperedTransfer, StopsAtThresholdTimesAverage) {
+  std::vector<Peer> peers = {{1, 0.0}, {2, 0.0}};
+  auto o = options(TemperedOptions::Criterion::relaxed, TemperedOptions::Cmf::normbymax);
+  o.threshold = 1.5;
+  Random random({7});
+  const auto out = transfer(objects({1, 1, 1, 1, 1, 1, 1, 1}), 8.0, 4.0, peers, o, random);
+  EXPECT_EQ(out.accepted.size(), 2u);  // 8 -> 6 = 1.5 x 4
+  EXPECT_EQ(out.load, 6.0);
+  EXPECT_EQ(peers[0].load + peers[1].load, 2.0);
+}
+
+TEST(TemperedTransfer, NothingToDoBelowThresholdOrWithoutPeers) {
+  std::vector<Peer> none;
+  Random random({3});
+  const auto o = options(TemperedOptions::Criterion::relaxed, TemperedOptions::Cmf::normbymax);
+  auto out = transfer(objects({4, 4}), 8.0, 2.0, none, o, random);
+  EXPECT_TRUE(out.accepted.empty());
+  EXPECT_EQ(out.rejected, 0);
+  std::vector<Peer> peers = {{1, 0.0}};
+  out = transfer(objects({4, 4}), 8.0, 8.0, peers, o, random);
+  EXPECT_TRUE(out.accepted.empty());
+  EXPECT_EQ(out.rejected, 0);
+}
+
+TEST(TemperedRandom, StreamsAreReproducibleAndDistinct) {
+  Random a({1, 2, 3}), b({1, 2, 3}), c({1, 2, 4});
+  for (int i = 0; i < 100; ++i) {
+    const double x = a.real();
+    EXPECT_EQ(x, b.real());
+    EXPECT_GE(x, 0.0);
+    EXPECT_LT(x, 1.0);
+  }
+  EXPECT_NE(Random({1, 2, 3}).below(1000000), c.below(1000000));
+  for (int i = 0; i < 100; ++i) EXPECT_LT(a.below(7), 7u);
+}
+
+}  // namespace
+}  // namespace tessera::lb::tempered
