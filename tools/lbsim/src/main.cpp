@@ -1,6 +1,8 @@
 // lbsim: replays one phase of recorded (or synthetic) LB data through any strategy of the LB
 // manager on virtual ranks, with the very code a live job runs. See app.hpp for the outputs.
 
+#include <malloc.h>
+
 #include <iostream>
 
 #include "app.hpp"
@@ -46,6 +48,10 @@ int run_lbsim(const lbsim::app::Options& options) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  // A simulated gossip stage allocates and frees gigabytes of message payloads; without these
+  // glibc hands freed memory back to the kernel every round and page faults dominate the run.
+  mallopt(M_MMAP_THRESHOLD, 1 << 30);
+  mallopt(M_TRIM_THRESHOLD, 1 << 30);
   int exit_code = 0;
   const auto options = tessera::lbsim::app::parse_options(argc, argv, &exit_code);
   if (!options) return exit_code;

@@ -13,15 +13,6 @@ void Knowledge::clear() {
   loads_.clear();
 }
 
-void Knowledge::add(Rank r, double load, Rank ranks) {
-  if (contains(r)) return;
-  if (bits_.empty()) bits_.assign((static_cast<std::size_t>(ranks) + 63) / 64, 0);
-  const auto i = static_cast<std::size_t>(r);
-  bits_[i / 64] |= std::uint64_t{1} << (i % 64);
-  ranks_.push_back(r);
-  loads_.push_back(load);
-}
-
 std::vector<Rank> Knowledge::sample_unknown(Random& random, Rank ranks, Rank self, std::size_t count) const {
   // LBAF's random.sample over P minus the known underloaded ranks (Algorithm 1, lines 15, 25-26).
   // Draws depend on the set only, never on the order it was learnt in.
@@ -94,7 +85,9 @@ void TemperedRank::learn_all(const std::vector<double>& underloads) {
 void TemperedRank::on_gossip(comm::Context& ctx, const GossipMessage& message) {
   // A rank's load does not change during an inform stage, so a rank heard of twice carries the
   // same load both times and the union does not depend on arrival order.
-  for (std::size_t i = 0; i < message.ranks.size(); ++i) known_.add(message.ranks[i], message.loads[i], shared_->size);
+  if (static_cast<std::int64_t>(known_.size()) < shared_->underloaded) {
+    for (std::size_t i = 0; i < message.ranks.size(); ++i) known_.add(message.ranks[i], message.loads[i], shared_->size);
+  }
   if (shared_->options->deterministic) {
     // Forwarding waits for the round's barrier (forward_if_reached): the union merged by then
     // does not depend on the order messages arrived in.

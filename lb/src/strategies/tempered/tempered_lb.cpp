@@ -15,8 +15,11 @@ using tempered::TemperedRank;
 using Team = comm::Team<TemperedRank>;
 
 // Algorithm 1 for every rank: afterwards each rank that will transfer knows some underloaded ranks.
-void inform(Team& team, const Shared& shared) {
+void inform(Team& team, Shared& shared) {
   team.step([](TemperedRank& self, comm::Context&) { self.reset_knowledge(); });
+  shared.underloaded = team.allreduce(comm::ReduceOp::sum, [](TemperedRank& self) {
+    return std::int64_t{self.underloaded() ? 1 : 0};
+  });
   if (shared.options->knowledge == TemperedOptions::Knowledge::complete) {
     team.step([](TemperedRank& self, comm::Context& ctx) { self.report_underload(ctx); });
     team.run_until_quiet();
