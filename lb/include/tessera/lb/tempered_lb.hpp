@@ -32,9 +32,12 @@
 //
 // Determinism. Every random choice comes from a generator seeded by (seed, trial, iteration,
 // stage, rank, round), never shared between ranks. With deterministic=true the gossip runs in
-// synchronous rounds (a round's messages are all delivered, then merged in sender order, before
-// anyone forwards) and every inbox is merged in (sender, sequence) order, so the plan is a pure
-// function of (input, keys, seed): the same on a live job and in lbsim. With deterministic=false
+// synchronous rounds (a round's messages are all delivered and merged, as a set union, before
+// anyone forwards), peers are sampled in rank order and proposed objects are appended in sender
+// order, so the plan is a pure function of (input, keys, seed): the same on a live job, where
+// arrival order varies, as in lbsim (tests/lb/tempered checks it against a backend that delivers
+// in random order). Only the number of rounds costs: about P x fanout messages per round, each
+// carrying up to all underloaded ranks (2 s per iteration at P = 4096, k = 10). With deterministic=false
 // the gossip is asynchronous: a rank merges and forwards as messages arrive (at most once per
 // round number, which bounds the traffic at P x fanout messages per round, as in Charm++'s
 // DistributedLB and LBAF) and the inform stage ends when the backend is quiet (termination
