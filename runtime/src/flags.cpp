@@ -41,6 +41,9 @@ void RuntimeFlags::add_to(CLI::App& app) {
                  "Microseconds an idle rank yields (sched_yield) before it starts sleeping");
   app.add_option("--tessera_idle_sleep_max_us", idle_sleep_max_us,
                  "Longest sleep, in microseconds, of an idle rank between polls");
+  app.add_option("--tessera_coalesce_bytes", coalesce_bytes,
+                 "Bytes of small messages to one rank packed into one network message before it "
+                 "leaves early (it always leaves by the end of the scheduler turn); 0 sends each at once");
   app.add_option("--tessera_tree_fanout", tree_fanout,
                  "Branching factor of the spanning tree used by broadcasts and reductions (>= 2)");
 }

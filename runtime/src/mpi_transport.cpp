@@ -2,8 +2,7 @@
 //
 // Receives use MPI_Improbe + MPI_Mrecv on one tag: matched probes are safe if another layer of
 // the same process ever probes too, and the probe tells the size before the buffer is taken.
-// Sends are MPI_Isend from a buffer the transport owns until MPI_Test says it completed; most
-// small sends complete at once (eager protocol), so their buffers are recycled immediately.
+// Sends are MPI_Isend from a buffer the transport owns until MPI_Testsome says it completed.
 // Counts above INT_MAX go through a struct datatype of 1 GiB blocks plus a remainder.
 #include <tessera/runtime/error.hpp>
 #include <tessera/runtime/transport.hpp>
@@ -66,12 +65,7 @@ class MpiTransport final : public Transport {
       LargeType type(bytes.size(), block_size());
       MPI_Isend(bytes.data(), 1, type.get(), dest, kTag, comm_, &request);
     }
-    int done = 0;
-    MPI_Test(&request, &done, MPI_STATUS_IGNORE);
-    if (done) {
-      recycle(std::move(bytes));
-      return;
-    }
+    // Not tested here: the scheduler's turn ends with progress(), which retires it.
     pending_requests_.push_back(request);
     pending_buffers_.push_back(std::move(bytes));
   }

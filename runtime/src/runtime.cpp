@@ -82,6 +82,7 @@ Runtime::Runtime(int& argc, char**& argv, RuntimeOptions options) {
 
   detail::freeze_handler_ids();
   transport_ = make_mpi_transport(&comm_, options.transport);
+  outboxes_.resize(size_);
   collectives_ = std::make_unique<Collectives>(*this);
   previous_ = current_runtime;
   current_runtime = this;
@@ -97,44 +98,77 @@ Runtime::~Runtime() {
   if (owns_mpi_) MPI_Finalize();
 }
 
-Buffer Runtime::acquire(std::size_t capacity) { return transport_->acquire(capacity); }
-
 void Runtime::bad_rank(int dest) const {
   fatal("send to rank {} is outside the communicator: valid ranks are 0..{} (size {})", dest,
         size_ - 1, size_);
 }
 
-void Runtime::post(int dest, Buffer&& bytes) {
-  Envelope envelope;
-  std::memcpy(&envelope, bytes.data(), sizeof envelope);
+Buffer& Runtime::outbox(int dest, std::size_t room) {
+  Buffer& batch = outboxes_[dest];
+  if (batch.capacity() == 0) batch = transport_->acquire(std::max<std::size_t>(room, 4096));
+  if (batch.size() == 0) unflushed_.push_back(dest);
+  return batch;
+}
+
+void Runtime::close_record(int dest, Buffer& batch, std::size_t start, const Envelope& envelope) {
+  const std::uint64_t length = batch.size() - start - sizeof(std::uint64_t);
+  std::memcpy(batch.data() + start, &length, sizeof length);
   ++total_sent_;
   if (!envelope.is_system()) {
     ++counted_sent_;
     if (observer_ != nullptr) observer_->on_send(envelope, dest);
   }
-  if (dest == rank_) local_messages_.push_back(Incoming{rank_, std::move(bytes)});
-  else transport_->send(dest, std::move(bytes));
+  if (dest != rank_ && batch.size() >= flags_.coalesce_bytes) flush_to(dest);
 }
 
-void Runtime::forward_broadcast(const Envelope& envelope, const Buffer& bytes) {
-  for (int child : spanning_tree_children(rank_, envelope.root, size_, flags_.tree_fanout)) {
-    Buffer copy = acquire(bytes.size());
-    copy.append(bytes.data(), bytes.size());
-    post(child, std::move(copy));
+void Runtime::copy_record(int dest, std::span<const std::byte> record) {
+  Buffer& batch = outbox(dest, sizeof(std::uint64_t) + record.size());
+  const std::size_t start = batch.size();
+  batch.grow(sizeof(std::uint64_t));
+  batch.append(record.data(), record.size());
+  Envelope envelope;
+  std::memcpy(&envelope, record.data(), sizeof envelope);
+  close_record(dest, batch, start, envelope);
+}
+
+void Runtime::flush_to(int dest) {
+  Buffer& batch = outboxes_[dest];
+  if (batch.size() == 0) return;
+  if (dest == rank_) local_batches_.push_back(std::move(batch));
+  else transport_->send(dest, std::move(batch));
+  batch = Buffer{};
+}
+
+void Runtime::flush() {
+  // Indexed loop: flushing never adds ranks, but keep it robust to growth.
+  for (std::size_t i = 0; i < unflushed_.size(); ++i) flush_to(unflushed_[i]);
+  unflushed_.clear();
+}
+
+void Runtime::deliver_batch(int source, const Buffer& batch) {
+  std::size_t at = 0;
+  while (at < batch.size()) {
+    std::uint64_t length = 0;
+    if (batch.size() - at < sizeof length) fatal("malformed batch from rank {}: truncated record length", source);
+    std::memcpy(&length, batch.data() + at, sizeof length);
+    at += sizeof length;
+    if (length < sizeof(Envelope) || batch.size() - at < length)
+      fatal("malformed batch from rank {}: record of {} bytes with {} left", source, length, batch.size() - at);
+    deliver(source, std::span<const std::byte>(batch.data() + at, length));
+    at += length;
   }
 }
 
-void Runtime::deliver(Incoming& message) {
-  if (message.bytes.size() < sizeof(Envelope))
-    fatal("malformed message of {} bytes from rank {}: shorter than the envelope", message.bytes.size(),
-          message.source);
+void Runtime::deliver(int source, std::span<const std::byte> record) {
   Envelope envelope;
-  std::memcpy(&envelope, message.bytes.data(), sizeof envelope);
-  if (envelope.is_broadcast()) forward_broadcast(envelope, message.bytes);
-  dispatch(envelope, message.source, std::move(message.bytes));
+  std::memcpy(&envelope, record.data(), sizeof envelope);
+  if (envelope.is_broadcast())
+    for (int child : spanning_tree_children(rank_, envelope.root, size_, flags_.tree_fanout))
+      copy_record(child, record);
+  dispatch(envelope, source, record);
 }
 
-void Runtime::dispatch(const Envelope& envelope, int source, Buffer&& bytes) {
+void Runtime::dispatch(const Envelope& envelope, int source, std::span<const std::byte> record) {
   const detail::HandlerEntry* entry = detail::find_handler(envelope.handler);
   if (entry == nullptr)
     fatal("rank {} received a message from rank {} for unknown handler id {}: every rank must run "
@@ -142,7 +176,9 @@ void Runtime::dispatch(const Envelope& envelope, int source, Buffer&& bytes) {
           rank_, source, envelope.handler);
   if (envelope.target != 0 && targets_.find(envelope.target) == targets_.end()) {
     // Created collectively, but not yet on this rank: hold it until register_target.
-    parked_[envelope.target].push_back(Parked{source, std::move(bytes)});
+    Buffer copy(record.size());
+    copy.append(record.data(), record.size());
+    parked_[envelope.target].push_back(Parked{source, std::move(copy)});
     return;
   }
   const bool counted = !envelope.is_system();
@@ -150,8 +186,7 @@ void Runtime::dispatch(const Envelope& envelope, int source, Buffer&& bytes) {
   const EpochId outer = current_epoch_;
   current_epoch_ = envelope.epoch;
   try {
-    entry->invoke(*this, envelope,
-                  std::span<const std::byte>(bytes.data() + sizeof(Envelope), bytes.size() - sizeof(Envelope)));
+    entry->invoke(*this, envelope, record.subspan(sizeof(Envelope)));
   } catch (const std::exception& e) {
     fatal("handler {} threw: {}", detail::readable_handler_name(entry->name), e.what());
   } catch (...) {
@@ -163,22 +198,24 @@ void Runtime::dispatch(const Envelope& envelope, int source, Buffer&& bytes) {
     ++counted_handled_;
     if (observer_ != nullptr) observer_->on_delivered(envelope, source);
   }
-  transport_->recycle(std::move(bytes));
 }
 
 bool Runtime::progress() {
   bool did = false;
   Incoming incoming;
   for (int i = 0; i < 64 && transport_->poll(incoming); ++i) {
-    deliver(incoming);
+    deliver_batch(incoming.source, incoming.bytes);
+    transport_->recycle(std::move(incoming.bytes));
     did = true;
   }
-  // Only what was queued when the turn began, so a handler that posts to itself cannot starve
-  // the network.
-  for (std::size_t n = local_messages_.size(); n > 0 && !local_messages_.empty(); --n) {
-    Incoming message = std::move(local_messages_.front());
-    local_messages_.pop_front();
-    deliver(message);
+  // Only what was queued when the turn began, so a handler that sends to its own rank cannot
+  // starve the network.
+  flush_to(rank_);
+  for (std::size_t n = local_batches_.size(); n > 0 && !local_batches_.empty(); --n) {
+    Buffer batch = std::move(local_batches_.front());
+    local_batches_.pop_front();
+    deliver_batch(rank_, batch);
+    transport_->recycle(std::move(batch));
     did = true;
   }
   for (std::size_t n = local_work_.size(); n > 0 && !local_work_.empty(); --n) {
@@ -187,6 +224,7 @@ bool Runtime::progress() {
     work();
     did = true;
   }
+  flush();
   transport_->progress();
   return did;
 }
@@ -199,8 +237,8 @@ void Runtime::register_target(std::uint64_t id, void* object) {
     auto held = std::make_shared<Parked>(std::move(parked));
     post_local([this, held] {
       Envelope envelope;
-      std::memcpy(&envelope, held->bytes.data(), sizeof envelope);
-      dispatch(envelope, held->source, std::move(held->bytes));
+      std::memcpy(&envelope, held->record.data(), sizeof envelope);
+      dispatch(envelope, held->source, held->record.view());
     });
   }
   parked_.erase(it);

@@ -25,9 +25,13 @@ int main(int argc, char** argv) {
   } else if (mode == "unknown-handler") {
     if (rt.rank() == 0) {
       // A message whose envelope names a handler id no rank has, as a mismatched binary would send.
-      tessera::Envelope envelope;
-      envelope.handler = 999999;
-      MPI_Send(&envelope, sizeof envelope, MPI_BYTE, rt.size() - 1, tessera::kMpiTransportTag, rt.comm());
+      // Wire format: a batch of records, each a 64-bit length followed by envelope and arguments.
+      struct {
+        std::uint64_t length = sizeof(tessera::Envelope);
+        tessera::Envelope envelope;
+      } record;
+      record.envelope.handler = 999999;
+      MPI_Send(&record, sizeof record, MPI_BYTE, rt.size() - 1, tessera::kMpiTransportTag, rt.comm());
     }
   } else {
     std::fprintf(stderr, "usage: runtime_errors bad-rank|handler-throws|unknown-handler\n");

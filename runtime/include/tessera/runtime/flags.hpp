@@ -28,6 +28,7 @@ struct RuntimeFlags : FlagGroup {
   double idle_yield_us = 2000;     ///< then sched_yield this long before sleeping
   double idle_sleep_max_us = 500;  ///< sleeps grow from 10 us up to this bound while idle
   int tree_fanout = 4;             ///< branching factor of the spanning tree for collectives
+  std::size_t coalesce_bytes = 16384;  ///< a destination's batch leaves once it holds this much
   bool help = false;
 
   void add_to(CLI::App& app) override;

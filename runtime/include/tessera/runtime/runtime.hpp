@@ -16,6 +16,14 @@
 /// Scheduling: one progress loop per rank (`progress()`, `run_until(pred)`) receives messages
 /// and runs them, and runs locally posted work in FIFO order. Handlers run to completion on the
 /// rank's progress thread; a handler must not block waiting for another message.
+///
+/// Coalescing: a message is packed straight into its destination's outgoing batch; a batch
+/// leaves as one transport message when it passes `--tessera_coalesce_bytes` or at the end of
+/// the current scheduler turn, whichever comes first. A reply sent from a handler therefore leaves
+/// as soon as the turn's handlers have run, and a burst of small messages costs one MPI message
+/// per batch instead of one each. Messages sent from application code leave at the rank's next
+/// turn: end a task region with drain(), an epoch or a collective (all of which run turns) before
+/// entering an SPMD region, as with any AMT runtime.
 #include <tessera/runtime/buffer.hpp>
 #include <tessera/runtime/envelope.hpp>
 #include <tessera/runtime/error.hpp>
@@ -104,16 +112,17 @@ class Runtime {
   template <auto F, detail::Invoker I, class... A>
   void send_to(int dest, std::uint64_t target, std::uint16_t flags, A&&... args) {
     if (dest < 0 || dest >= size_) bad_rank(dest);
-    Buffer bytes = pack<F, I>(target, flags, -1, std::forward<A>(args)...);
-    post(dest, std::move(bytes));
+    pack<F, I>(dest, target, flags, rank_, std::forward<A>(args)...);
   }
 
   /// Low-level broadcast: down the spanning tree rooted at this rank, then here.
   template <auto F, detail::Invoker I, class... A>
   void broadcast_to(std::uint64_t target, std::uint16_t flags, A&&... args) {
-    Buffer bytes = pack<F, I>(target, flags | Envelope::kBroadcast, rank_, std::forward<A>(args)...);
-    post(rank_, std::move(bytes));
+    pack<F, I>(rank_, target, flags | Envelope::kBroadcast, rank_, std::forward<A>(args)...);
   }
+
+  /// Sends every partly filled outgoing batch now (each scheduler turn does this too).
+  void flush();
 
   /// Queues `work` to run on this rank from the progress loop, after work already queued.
   void post_local(std::function<void()> work) { local_work_.push_back(std::move(work)); }
@@ -122,7 +131,10 @@ class Runtime {
   /// sends. Returns true when it did anything.
   bool progress();
 
-  /// Runs the progress loop until `done()` is true, idling politely between turns.
+  /// Runs the progress loop until `done()` is true, idling politely between turns. Flushes
+  /// before returning: `done()` may already hold when a callback has just queued messages (a
+  /// collective completing on arrival of the last partial), and they must not wait for a turn
+  /// that the application may not run before its next MPI call.
   template <class Pred>
   void run_until(Pred&& done) {
     IdleBackoff idle = make_idle();
@@ -130,6 +142,7 @@ class Runtime {
       if (progress()) idle.reset();
       else idle.wait();
     }
+    flush();
   }
 
   /// Runs until no message is queued or in flight anywhere and all local work is done
@@ -163,26 +176,32 @@ class Runtime {
   std::uint64_t messages_handled() const { return counted_handled_; }
 
  private:
+  // A batch is a sequence of records: a 64-bit length, then the envelope and the arguments.
   template <auto F, detail::Invoker I, class... A>
-  Buffer pack(std::uint64_t target, std::uint16_t flags, int root, A&&... args) {
+  void pack(int dest, std::uint64_t target, std::uint16_t flags, int root, A&&... args) {
     using params = typename detail::handler_traits<decltype(F)>::params;
     using encoder = detail::Encoder<params>;
-    Buffer bytes = acquire(sizeof(Envelope) + encoder::fixed_size);
     Envelope envelope;
     envelope.handler = detail::handler_id<F, I>();
     envelope.flags = flags;
-    envelope.root = root < 0 ? rank_ : root;
+    envelope.root = root;
     envelope.epoch = current_epoch_;
     envelope.target = target;
-    bytes.append(&envelope, sizeof envelope);
-    encoder::encode(bytes, std::forward<A>(args)...);
-    return bytes;
+    Buffer& batch = outbox(dest, sizeof(std::uint64_t) + sizeof(Envelope) + encoder::fixed_size);
+    const std::size_t start = batch.size();
+    batch.grow(sizeof(std::uint64_t));
+    batch.append(&envelope, sizeof envelope);
+    encoder::encode(batch, std::forward<A>(args)...);
+    close_record(dest, batch, start, envelope);
   }
 
-  Buffer acquire(std::size_t capacity);
-  void post(int dest, Buffer&& bytes);
-  void deliver(Incoming& message);
-  void dispatch(const Envelope& envelope, int source, Buffer&& bytes);
+  Buffer& outbox(int dest, std::size_t room);
+  void close_record(int dest, Buffer& batch, std::size_t start, const Envelope& envelope);
+  void copy_record(int dest, std::span<const std::byte> record);
+  void flush_to(int dest);
+  void deliver_batch(int source, const Buffer& batch);
+  void deliver(int source, std::span<const std::byte> record);
+  void dispatch(const Envelope& envelope, int source, std::span<const std::byte> record);
   void forward_broadcast(const Envelope& envelope, const Buffer& bytes);
   [[noreturn]] void bad_rank(int dest) const;
   IdleBackoff make_idle() const {
@@ -191,7 +210,7 @@ class Runtime {
 
   struct Parked {
     int source;
-    Buffer bytes;
+    Buffer record;
   };
 
   RuntimeFlags flags_;
@@ -202,7 +221,9 @@ class Runtime {
   std::shared_ptr<spdlog::logger> log_;
   std::unique_ptr<Transport> transport_;
   std::unique_ptr<Collectives> collectives_;
-  std::deque<Incoming> local_messages_;
+  std::vector<Buffer> outboxes_;   // per destination rank; this rank's own is its local inbox
+  std::vector<int> unflushed_;     // ranks whose outbox holds records
+  std::deque<Buffer> local_batches_;
   std::deque<std::function<void()>> local_work_;
   EpochId current_epoch_ = kGlobalEpoch;
   MessageObserver* observer_ = nullptr;
