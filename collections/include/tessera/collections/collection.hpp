@@ -1,0 +1,233 @@
+#pragma once
+/// One collection's manager on one rank: its local elements, their locations, and the invokers
+/// that deliver element messages, broadcasts and migrations. Applications use it through
+/// CollectionProxy (proxy.hpp); the LB manager reaches it through CollectionBase (phase.hpp).
+///
+/// Cost model: a message to an element on this rank or at a cached location is one runtime
+/// send (a 32-byte header before the arguments); a message to a stale location costs one more
+/// send per forward plus one small location correction back to the original sender.
+#include <tessera/collections/element.hpp>
+#include <tessera/collections/location.hpp>
+#include <tessera/collections/mapper.hpp>
+#include <tessera/collections/phase.hpp>
+#include <tessera/collections/wire.hpp>
+#include <tessera/runtime/runtime.hpp>
+
+#include <algorithm>
+#include <memory>
+#include <unordered_map>
+
+namespace tessera::collections {
+
+template <class T>
+class Collection final : public CollectionBase {
+ public:
+  static constexpr std::size_t N = T::dimensions;
+  static_assert(std::is_base_of_v<Element<T, N>, T>,
+                "a collection element must derive from tessera::collections::Element<T, N>");
+
+  Collection(Runtime& rt, std::uint64_t id, const Index<N>& bounds, Mapper<N> mapper)
+      : rt_(rt),
+        phases_(PhaseManager::of(rt)),
+        id_(id),
+        bounds_(bounds),
+        mapper_(std::move(mapper)),
+        locations_(rt.rank(), [this](std::uint64_t e) { return home_of(e); }) {
+    for (std::size_t d = 0; d < N; ++d)
+      if (bounds_[d] <= 0) fatal("collection bounds {} must be positive in every dimension", to_string(bounds_));
+  }
+  ~Collection() override { phases_.detach(id_); }
+
+  std::uint64_t id() const override { return id_; }
+  const Index<N>& bounds() const { return bounds_; }
+  Runtime& runtime() { return rt_; }
+  bool destroyed() const { return destroyed_; }
+
+  /// Constructs every element whose home is this rank; then registers the manager, which
+  /// releases messages that reached this rank before it existed.
+  template <class... A>
+  void construct_home_elements(A&&... args) {
+    const std::uint64_t volume = bounds_.volume();
+    for (std::uint64_t e = 0; e < volume; ++e) {
+      if (home_of(e) != rt_.rank()) continue;
+      const Index<N> idx = delinearize(e, bounds_);
+      std::unique_ptr<T> element;
+      if constexpr (std::is_constructible_v<T, const Index<N>&, A&...>) element = std::make_unique<T>(idx, args...);
+      else element = std::make_unique<T>(args...);
+      adopt(e, std::move(element), 0);
+    }
+    phases_.attach(this);
+    rt_.register_target(id_, this);
+  }
+
+  /// The element at `e` if it is on this rank, else nullptr.
+  T* local(std::uint64_t e) const {
+    auto it = elements_.find(e);
+    return it == elements_.end() ? nullptr : it->second.get();
+  }
+  std::size_t local_count() const { return elements_.size(); }
+
+  std::uint64_t checked_linear(const Index<N>& idx) const {
+    if (destroyed_) fatal("send to element {} of collection {}, which was destroyed", to_string(idx), id_);
+    if (!idx.inside(bounds_)) index_out_of_bounds(idx, bounds_, id_);
+    return linearize(idx, bounds_);
+  }
+
+  template <auto H, class... A>
+  void send(std::uint64_t e, A&&... args) {
+    const int dest = elements_.contains(e) ? rt_.rank() : locations_.route(e);
+    const detail::ElementHeader header{e, phases_.current(), rt_.rank(), 0};
+    rt_.send_to<&detail::ElementWire<H>::layout, &Collection::deliver<H>>(dest, id_, 0, header,
+                                                                           std::forward<A>(args)...);
+  }
+
+  template <auto H, class... A>
+  void broadcast(A&&... args) {
+    if (destroyed_) fatal("broadcast to collection {}, which was destroyed", id_);
+    rt_.broadcast_to<&detail::BroadcastWire<H>::layout, &Collection::deliver_broadcast<H>>(
+        id_, 0, phases_.current(), std::forward<A>(args)...);
+  }
+
+  /// Calls f(element) for every local element in ascending linear id.
+  template <class F>
+  void for_each_local(F&& f) const {
+    for (std::uint64_t e : local_elements()) f(*elements_.at(e));
+  }
+
+  std::vector<std::uint64_t> local_elements() const override {
+    std::vector<std::uint64_t> ids;
+    ids.reserve(elements_.size());
+    for (const auto& entry : elements_) ids.push_back(entry.first);
+    std::sort(ids.begin(), ids.end());
+    return ids;
+  }
+  std::vector<std::int64_t> index_of(std::uint64_t e) const override {
+    return delinearize(e, bounds_).to_vector();
+  }
+  int home_of(std::uint64_t e) const override {
+    const Index<N> idx = delinearize(e, bounds_);
+    const int home = mapper_(idx, bounds_, rt_.size());
+    if (home < 0 || home >= rt_.size())
+      fatal("the mapper of collection {} put element {} on rank {}: expected a rank in [0, {})", id_,
+            to_string(idx), home, rt_.size());
+    return home;
+  }
+
+  bool migrate(std::uint64_t e, int dest) override {
+    auto it = elements_.find(e);
+    if (it == elements_.end()) return false;
+    if (dest == rt_.rank()) return true;
+    if (dest < 0 || dest >= rt_.size())
+      fatal("migration of element {} of collection {} to rank {}: expected a rank in [0, {})",
+            to_string(it->second->index_), id_, dest, rt_.size());
+    std::unique_ptr<T> element = std::move(it->second);
+    elements_.erase(it);
+    if constexpr (requires(T& t) { t.on_leaving(); }) element->on_leaving();
+    const std::uint64_t version = element->migrations_ + 1;
+    // The pointer is set before the state leaves, so a message arriving next is forwarded after it.
+    locations_.learn(e, dest, version);
+    rt_.send_to<&detail::ArriveWire<T>::layout, &Collection::arrive>(dest, id_, 0, e, version, *element);
+    return true;
+  }
+
+  /// Collective: waits for quiescence, then destroys every element. Sends afterwards are fatal.
+  void destroy() {
+    rt_.drain();
+    elements_.clear();
+    destroyed_ = true;
+    phases_.detach(id_);
+  }
+
+ private:
+  void adopt(std::uint64_t e, std::unique_ptr<T> element, std::uint64_t version) {
+    Element<T, N>& base = *element;
+    base.collection_ = this;
+    base.index_ = delinearize(e, bounds_);
+    base.linear_ = e;
+    base.migrations_ = version;
+    elements_.emplace(e, std::move(element));
+    locations_.learn(e, rt_.rank(), version);
+  }
+
+  static Collection& self(Runtime& rt, const Envelope& envelope) {
+    auto* collection = static_cast<Collection*>(rt.find_target(envelope.target));
+    if (collection->destroyed_)
+      fatal("a message reached collection {} after it was destroyed", collection->id_);
+    return *collection;
+  }
+
+  template <auto H>
+  static void deliver(Runtime& rt, const Envelope& envelope, std::span<const std::byte> payload) {
+    using params = typename tessera::detail::handler_traits<decltype(H)>::params;
+    Collection& c = self(rt, envelope);
+    serial::Reader reader(payload);
+    const auto header = serial::decode<detail::ElementHeader>(reader);
+    const auto arguments = payload.subspan(sizeof(detail::ElementHeader));
+    auto it = c.elements_.find(header.element);
+    if (it == c.elements_.end()) {
+      c.forward<H>(header, tessera::detail::Decoder<params>::decode(arguments));
+      return;
+    }
+    T& element = *it->second;
+    if (header.hops > 0 && header.sender != rt.rank())
+      rt.send_to<&detail::LocationWire::layout, &Collection::on_location>(
+          header.sender, c.id_, Envelope::kSystem, header.element, rt.rank(), element.migrations_);
+    const ElementKey key{c.id_, header.element};
+    c.phases_.record_edge(header.from, key, arguments.size());
+    PhaseManager::Scope scope(c.phases_, key);
+    std::apply([&element](auto&&... a) { (element.*H)(std::forward<decltype(a)>(a)...); },
+               tessera::detail::Decoder<params>::decode(arguments));
+  }
+
+  template <auto H, class Tuple>
+  void forward(detail::ElementHeader header, Tuple&& arguments) {
+    header.hops += 1;
+    const int dest = locations_.route(header.element);
+    std::apply(
+        [&](auto&&... a) {
+          rt_.send_to<&detail::ElementWire<H>::layout, &Collection::deliver<H>>(dest, id_, 0, header, a...);
+        },
+        std::forward<Tuple>(arguments));
+  }
+
+  template <auto H>
+  static void deliver_broadcast(Runtime& rt, const Envelope& envelope, std::span<const std::byte> payload) {
+    using params = typename tessera::detail::handler_traits<decltype(H)>::params;
+    Collection& c = self(rt, envelope);
+    const auto arguments = payload.subspan(sizeof(ElementKey));
+    for (std::uint64_t e : c.local_elements()) {
+      T& element = *c.elements_.at(e);
+      PhaseManager::Scope scope(c.phases_, ElementKey{c.id_, e});
+      std::apply([&element](auto&&... a) { (element.*H)(std::forward<decltype(a)>(a)...); },
+                 tessera::detail::Decoder<params>::decode(arguments));
+    }
+  }
+
+  static void arrive(Runtime& rt, const Envelope& envelope, std::span<const std::byte> payload) {
+    Collection& c = self(rt, envelope);
+    auto [e, version, state] = tessera::detail::Decoder<std::tuple<std::uint64_t, std::uint64_t, T>>::decode(payload);
+    c.adopt(e, std::make_unique<T>(std::move(state)), version);
+    const int home = c.home_of(e);
+    if (home != rt.rank())
+      rt.send_to<&detail::LocationWire::layout, &Collection::on_location>(home, c.id_, Envelope::kSystem, e,
+                                                                           rt.rank(), version);
+    if constexpr (requires(T& t) { t.on_arrived(); }) c.elements_.at(e)->on_arrived();
+  }
+
+  static void on_location(Runtime& rt, const Envelope& envelope, std::span<const std::byte> payload) {
+    Collection& c = self(rt, envelope);
+    auto [e, rank, version] = tessera::detail::Decoder<std::tuple<std::uint64_t, std::int32_t, std::uint64_t>>::decode(payload);
+    c.locations_.learn(e, rank, version);
+  }
+
+  Runtime& rt_;
+  PhaseManager& phases_;
+  std::uint64_t id_;
+  Index<N> bounds_;
+  Mapper<N> mapper_;
+  LocationTable locations_;
+  std::unordered_map<std::uint64_t, std::unique_ptr<T>> elements_;
+  bool destroyed_ = false;
+};
+
+}  // namespace tessera::collections

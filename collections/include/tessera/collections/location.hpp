@@ -1,0 +1,54 @@
+#pragma once
+/// Location management for one collection on one rank: where to send a message for an element
+/// that is not here.
+///
+/// Every fact is a pair (rank, version): "the element was on `rank` after its `version`-th
+/// migration". A rank learns facts three ways, and always keeps the newest per element:
+/// - as the element's home, from the element's arrival announcements (initially version 0 on the
+///   home itself);
+/// - as a rank the element left, at departure (a forwarding pointer to its destination);
+/// - as a sender, from the correction the delivering rank sends after a forwarded message (the
+///   sender's cache).
+/// A rank with no fact routes to the element's home. Why this never loses a message and always
+/// terminates: a rank that once hosted version v and no longer does holds a fact newer than v, so
+/// each forwarding hop follows the element's own trajectory to a strictly newer version, and the
+/// runtime delivers messages between two ranks in order, so a message forwarded by the rank the
+/// element just left arrives after the element itself.
+#include <cstdint>
+#include <functional>
+#include <unordered_map>
+
+namespace tessera::collections {
+
+class LocationTable {
+ public:
+  /// `home_of(linear id)` is the element's home rank.
+  LocationTable(int self, std::function<int(std::uint64_t)> home_of)
+      : self_(self), home_of_(std::move(home_of)) {}
+
+  int self() const { return self_; }
+  int home(std::uint64_t element) const { return home_of_(element); }
+
+  /// The rank to send a message for `element` to when it is not on this rank.
+  int route(std::uint64_t element) const {
+    auto it = known_.find(element);
+    return it == known_.end() ? home_of_(element) : it->second.rank;
+  }
+
+  /// Records that `element` was on `rank` after `version` migrations, unless a newer fact is
+  /// known. Returns true when the fact was new.
+  bool learn(std::uint64_t element, int rank, std::uint64_t version);
+
+  std::size_t known_count() const { return known_.size(); }
+
+ private:
+  struct Fact {
+    int rank;
+    std::uint64_t version;
+  };
+  int self_;
+  std::function<int(std::uint64_t)> home_of_;
+  std::unordered_map<std::uint64_t, Fact> known_;
+};
+
+}  // namespace tessera::collections

@@ -1,0 +1,164 @@
+#pragma once
+/// Phase instrumentation: what each element cost during a phase, and who talked to whom.
+///
+/// One PhaseManager per runtime records, between two collective `end_phase()` calls:
+/// - each element's load: the time spent in its handlers on this rank, in seconds, on the wall
+///   clock by default or on the thread CPU clock (LoadClock::cpu, `--tessera_lb_load_clock=cpu`)
+///   for runs where ranks share cores; split per subphase when the application marks subphases;
+/// - communication edges between elements (messages and payload bytes), counted on the rank that
+///   delivers them; a message sent from outside any element has the rank itself as its source;
+/// - the rank's own load: the phase's duration on the same clock minus its elements' loads, so
+///   time in free and object-group handlers and in the application's own code is charged to the
+///   rank and not lost.
+/// An element that migrates during a phase appears in the records of every rank it ran on, each
+/// with the time it spent there (as in vt's LB data).
+///
+/// The manager is a per-runtime service found through the runtime (`PhaseManager::of(rt)`), so
+/// several runtimes in one process never share one.
+#include <tessera/runtime/runtime.hpp>
+
+#include <compare>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <unordered_map>
+#include <vector>
+
+namespace tessera::collections {
+
+enum class LoadClock { wall, cpu };
+
+/// An element of a collection. Collection ids start at 1, so {0, 0} names no element: the rank.
+struct ElementKey {
+  std::uint64_t collection = 0;
+  std::uint64_t element = 0;
+  bool is_rank() const { return collection == 0; }
+  auto operator<=>(const ElementKey&) const = default;
+};
+
+struct ElementKeyHash {
+  std::size_t operator()(const ElementKey& key) const noexcept {
+    return std::hash<std::uint64_t>{}(key.element * 0x9e3779b97f4a7c15ull ^ key.collection);
+  }
+};
+
+/// One element's measurements on this rank in one phase.
+struct ElementRecord {
+  ElementKey key;
+  std::vector<std::int64_t> index;
+  int home = 0;
+  double load = 0.0;                    ///< seconds
+  std::vector<double> subphase_loads;   ///< seconds per subphase id 0..n-1 (empty: none marked)
+};
+
+/// Messages delivered on this rank from `from` to `to` in one phase.
+struct EdgeRecord {
+  ElementKey from;
+  ElementKey to;
+  std::int64_t messages = 0;
+  double bytes = 0.0;                   ///< argument bytes, excluding the 32-byte envelope
+};
+
+/// What one rank measured in one phase.
+struct PhaseRecord {
+  std::int64_t phase = 0;
+  int rank = 0;
+  std::vector<ElementRecord> elements;  ///< ascending by key
+  std::vector<EdgeRecord> edges;        ///< ascending by (from, to)
+  double rank_load = 0.0;               ///< seconds outside element handlers (never negative)
+};
+
+/// What the phase manager needs from each collection's per-rank manager.
+class CollectionBase {
+ public:
+  virtual ~CollectionBase() = default;
+  virtual std::uint64_t id() const = 0;
+  /// Linear ids of the elements on this rank now, ascending.
+  virtual std::vector<std::uint64_t> local_elements() const = 0;
+  virtual std::vector<std::int64_t> index_of(std::uint64_t element) const = 0;
+  virtual int home_of(std::uint64_t element) const = 0;
+  /// Starts moving a local element to `dest` (serialize, send, forget). False if not local.
+  virtual bool migrate(std::uint64_t element, int dest) = 0;
+};
+
+class PhaseManager {
+ public:
+  PhaseManager(Runtime& rt, LoadClock clock);
+
+  /// This runtime's manager, created with the wall clock on first use.
+  static PhaseManager& of(Runtime& rt);
+  /// Creates this runtime's manager with `clock`. Fatal if one exists already (collections
+  /// were created before the clock was chosen).
+  static PhaseManager& install(Runtime& rt, LoadClock clock);
+
+  Runtime& runtime() { return rt_; }
+  LoadClock clock() const { return clock_; }
+  /// The current time on the load clock, seconds.
+  double now() const;
+  /// The phase being recorded: 0 until the first end_phase().
+  std::int64_t phase() const { return phase_; }
+
+  /// Charges handler time from now on to subphase `id` (>= 0) until the next call or the end of
+  /// the phase, which resets it to 0. Local to this rank.
+  void set_subphase(int id);
+  int subphase() const { return subphase_; }
+
+  /// The element whose handler is running, or the rank ({0, 0}).
+  ElementKey current() const { return current_; }
+
+  /// Times one handler of `element`: charged to it and to the current subphase on destruction.
+  class Scope {
+   public:
+    Scope(PhaseManager& manager, ElementKey element);
+    ~Scope();
+    Scope(const Scope&) = delete;
+    Scope& operator=(const Scope&) = delete;
+
+   private:
+    PhaseManager& manager_;
+    ElementKey previous_;
+    double start_;
+  };
+
+  /// Counts one delivered message of `bytes` argument bytes from `from` to `to`.
+  void record_edge(ElementKey from, ElementKey to, std::size_t bytes);
+
+  void attach(CollectionBase* collection);
+  void detach(std::uint64_t collection);
+  CollectionBase* find(std::uint64_t collection) const;
+
+  /// Moves a local element to `dest`; false when it is not on this rank. Call drain() (or end
+  /// the phase) to complete the moves.
+  bool migrate(ElementKey element, int dest);
+
+  /// Collective: waits for global quiescence, closes the phase and returns this rank's record,
+  /// then starts the next phase.
+  PhaseRecord end_phase();
+
+ private:
+  struct Load {
+    double total = 0.0;
+    std::vector<double> subphases;
+  };
+  struct Traffic {
+    std::int64_t messages = 0;
+    double bytes = 0.0;
+  };
+
+  void charge(ElementKey element, double seconds);
+  PhaseRecord close();
+
+  Runtime& rt_;
+  LoadClock clock_;
+  std::int64_t phase_ = 0;
+  int subphase_ = 0;
+  bool subphases_marked_ = false;
+  ElementKey current_{};
+  double phase_start_ = 0.0;
+  std::unordered_map<ElementKey, Load, ElementKeyHash> loads_;
+  std::map<std::pair<ElementKey, ElementKey>, Traffic> edges_;
+  std::map<std::uint64_t, CollectionBase*> collections_;
+};
+
+}  // namespace tessera::collections

@@ -1,0 +1,147 @@
+#pragma once
+/// Proxies: how applications address collections and their elements.
+///
+///   auto tiles = make_collection<Tile>(rt, Index2D{8, 8}, 64);   // collective; Tile(idx, 64)
+///   tiles[{2, 3}].send<&Tile::relax>(halo);                     // one element
+///   tiles.broadcast<&Tile::start>(step);                        // every element once
+///   double r = tiles.allreduce(0.0, op::sum{}, [](Tile& t) { return t.residual(); });
+///
+/// A proxy is a small value (a pointer to this rank's collection manager); it travels in
+/// messages as the collection id and resolves to the manager on the receiving rank.
+///
+/// Reductions are collective over ranks (every rank calls them from the application's flow, as
+/// with MPI): each rank combines its local elements' contributions in ascending linear id, then
+/// the runtime's spanning-tree reduction combines the ranks. They are exact wherever the elements
+/// are, so they hold after any migration. Broadcasts reach every element once when no element of
+/// the collection migrates while the broadcast is in flight; the LB manager migrates only between
+/// phases, at quiescence.
+#include <tessera/collections/collection.hpp>
+#include <tessera/runtime/collectives.hpp>
+
+#include <optional>
+
+namespace tessera::collections {
+
+template <class T>
+class ElementProxy {
+ public:
+  static constexpr std::size_t N = T::dimensions;
+  ElementProxy(Collection<T>* collection, const Index<N>& idx) : collection_(collection), idx_(idx) {}
+
+  const Index<N>& index() const { return idx_; }
+
+  /// Runs member handler H(args...) on the element, wherever it lives. An index outside the
+  /// bounds or a destroyed collection is fatal.
+  template <auto H, class... A>
+  void send(A&&... args) const {
+    static_assert(std::is_base_of_v<typename tessera::detail::handler_traits<decltype(H)>::object, T>,
+                  "send<&C::handler>: the handler must be a member function of the element type");
+    collection_->template send<H>(collection_->checked_linear(idx_), std::forward<A>(args)...);
+  }
+
+ private:
+  Collection<T>* collection_;
+  Index<N> idx_;
+};
+
+template <class T>
+class CollectionProxy {
+ public:
+  static constexpr std::size_t N = T::dimensions;
+  CollectionProxy() = default;
+  explicit CollectionProxy(Collection<T>* collection) : collection_(collection) {}
+
+  std::uint64_t id() const { return collection_->id(); }
+  const Index<N>& bounds() const { return collection_->bounds(); }
+  Collection<T>& manager() const { return *collection_; }
+
+  ElementProxy<T> operator[](const Index<N>& idx) const { return ElementProxy<T>(collection_, idx); }
+
+  /// Runs member handler H(args...) on every element of the collection.
+  template <auto H, class... A>
+  void broadcast(A&&... args) const {
+    static_assert(std::is_base_of_v<typename tessera::detail::handler_traits<decltype(H)>::object, T>,
+                  "broadcast<&C::handler>: the handler must be a member function of the element type");
+    collection_->template broadcast<H>(std::forward<A>(args)...);
+  }
+
+  /// The element at `idx` if it is on this rank, else nullptr.
+  T* local(const Index<N>& idx) const { return collection_->local(collection_->checked_linear(idx)); }
+
+  /// Collective, blocking: op over contribute(element) for every element, on every rank.
+  template <class R, class Op, class F>
+  R allreduce(R init, Op op, F&& contribute) const {
+    return collection_->runtime().collectives().allreduce(local_partial(std::move(init), op, contribute), op);
+  }
+
+  /// Collective, non-blocking: done(result) runs on rank 0 once every rank has contributed.
+  template <class R, class Op, class F>
+  void reduce(R init, Op op, F&& contribute, std::function<void(R)> done) const {
+    collection_->runtime().collectives().template reduce<R>(0, local_partial(std::move(init), op, contribute),
+                                                            op, std::move(done));
+  }
+
+  /// Collective: the result is delivered to element `target` as H(result).
+  template <auto H, class R, class Op, class F>
+  void reduce_to(const Index<N>& target, R init, Op op, F&& contribute) const {
+    const std::uint64_t e = collection_->checked_linear(target);
+    Collection<T>* collection = collection_;
+    collection_->runtime().collectives().template reduce<R>(
+        0, local_partial(std::move(init), op, contribute), op,
+        [collection, e](R result) { collection->template send<H>(e, std::move(result)); });
+  }
+
+  /// Collective: waits for quiescence and destroys every element; later sends are fatal.
+  void destroy() const { collection_->destroy(); }
+
+  template <class Archive>
+  void serialize(Archive& archive) {
+    std::uint64_t id = collection_ ? collection_->id() : 0;
+    archive(id);
+    collection_ = static_cast<Collection<T>*>(this_runtime().find_target(id));
+  }
+
+ private:
+  template <class R, class Op, class F>
+  R local_partial(R acc, Op& op, F& contribute) const {
+    collection_->for_each_local([&](T& element) { acc = op(std::move(acc), contribute(element)); });
+    return acc;
+  }
+
+  Collection<T>* collection_ = nullptr;
+};
+
+template <class T, std::size_t N>
+CollectionProxy<T> Element<T, N>::proxy() const {
+  return CollectionProxy<T>(collection_);
+}
+
+template <class T, std::size_t N>
+void Element<T, N>::migrate(int dest) {
+  Collection<T>* collection = collection_;
+  const std::uint64_t e = linear_;
+  // Deferred: the element is destroyed here once its state has left, so not inside its handler.
+  collection->runtime().post_local([collection, e, dest] { collection->migrate(e, dest); });
+}
+
+/// Creates a collection collectively with the given home mapper: every rank constructs the
+/// elements it homes, as T(idx, args...) when T has that constructor, else T(args...). Every
+/// rank must create its collections in the same order.
+template <class T, class... A>
+CollectionProxy<T> make_mapped_collection(Runtime& rt, const Index<T::dimensions>& bounds,
+                                          Mapper<T::dimensions> mapper, A&&... args) {
+  auto collection = std::make_shared<Collection<T>>(rt, rt.next_collective_target_id(), bounds, std::move(mapper));
+  collection->construct_home_elements(std::forward<A>(args)...);
+  CollectionProxy<T> proxy(collection.get());
+  rt.adopt(std::move(collection));
+  return proxy;
+}
+
+/// Creates a collection collectively with the block mapper (mapper.hpp).
+template <class T, class... A>
+CollectionProxy<T> make_collection(Runtime& rt, const Index<T::dimensions>& bounds, A&&... args) {
+  return make_mapped_collection<T>(rt, bounds, Mapper<T::dimensions>(block_map<T::dimensions>),
+                                   std::forward<A>(args)...);
+}
+
+}  // namespace tessera::collections

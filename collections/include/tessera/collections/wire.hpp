@@ -1,0 +1,50 @@
+#pragma once
+/// The wire layouts of collection messages, for the runtime's argument encoder.
+///
+/// The runtime encodes a message from the parameter list of the function named in `send_to`;
+/// element messages carry a fixed header before the handler's own arguments, so each layout is
+/// named by a function whose parameters are exactly what travels. These functions are never
+/// called: the collection's invokers decode the payload and dispatch to the element.
+#include <tessera/collections/phase.hpp>
+#include <tessera/runtime/handler_traits.hpp>
+
+#include <cstdint>
+#include <tuple>
+
+namespace tessera::collections::detail {
+
+/// Precedes the arguments of every point-to-point element message (32 bytes).
+struct ElementHeader {
+  std::uint64_t element = 0;  ///< linear id of the destination element
+  ElementKey from;            ///< the element that sent it, or the rank ({0, 0})
+  std::int32_t sender = 0;    ///< rank that sent it first: told the location after a forward
+  std::uint32_t hops = 0;     ///< forwards so far
+};
+static_assert(sizeof(ElementHeader) == 32 && std::is_trivially_copyable_v<ElementHeader>);
+
+template <auto H, class Params = typename tessera::detail::handler_traits<decltype(H)>::params>
+struct ElementWire;
+template <auto H, class... Ps>
+struct ElementWire<H, std::tuple<Ps...>> {
+  static void layout(ElementHeader, Ps...) {}
+};
+
+template <auto H, class Params = typename tessera::detail::handler_traits<decltype(H)>::params>
+struct BroadcastWire;
+template <auto H, class... Ps>
+struct BroadcastWire<H, std::tuple<Ps...>> {
+  static void layout(ElementKey, Ps...) {}
+};
+
+/// A migrating element: its id, its migration count after this move, and its state.
+template <class T>
+struct ArriveWire {
+  static void layout(std::uint64_t, std::uint64_t, T) {}
+};
+
+/// "Element `element` was on `rank` after `version` migrations" (to homes and senders).
+struct LocationWire {
+  static void layout(std::uint64_t, std::int32_t, std::uint64_t) {}
+};
+
+}  // namespace tessera::collections::detail
