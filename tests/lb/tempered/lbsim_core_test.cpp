@@ -168,5 +168,16 @@ TEST(Simulation, RealRecordingBalancesAndEveryPhaseHasStatistics) {
   EXPECT_GE(result.after.imbalance(), result.lower_bound);
 }
 
+TEST(Simulation, StatisticsOfEveryPhaseOfABrotliRecording) {
+  const lb::LbData data =
+      lb::read_lb_data(std::string(TESSERA_LBAF_DATA_DIR) + "/data/nolb-8color-16nodes-11firstphases/data");
+  const auto phases = phase_statistics(data, WorkModel{});
+  ASSERT_EQ(phases.size(), 11u);
+  EXPECT_EQ(phases[1].phase, 1);
+  EXPECT_EQ(phases[1].work.count, 32);
+  EXPECT_NEAR(phases[0].work.imbalance(), 0.992946, 1e-6);  // as summarised in SOURCE.md
+  EXPECT_NEAR(phases[1].work.imbalance(), 4.94672, 1e-5);
+}
+
 }  // namespace
 }  // namespace tessera::lbsim

@@ -80,6 +80,16 @@ TEST(GrapevineLB, OriginalCriterionStopsAtTheAverage) {
   EXPECT_DOUBLE_EQ(lb.report().best_imbalance, 0.2);  // loads 6 and 4
 }
 
+TEST(GrapevineLB, IsTemperedLBWithTheOriginalChoicesAndOneIteration) {
+  const auto ranks = skewed(200, 3, 500, 8);
+  auto grapevine = create("GrapevineLB", "seed=3 fanout=4");
+  auto tempered = create("TemperedLB", "seed=3 fanout=4 iters=1 criterion=grapevine cmf=original ordering=arbitrary");
+  const Plan plan = run(grapevine, ranks);
+  EXPECT_FALSE(plan.migrations.empty());
+  EXPECT_EQ(plan, run(tempered, ranks));
+  EXPECT_EQ(grapevine.report().iterations[0].rejected, tempered.report().iterations[0].rejected);
+}
+
 TEST(TemperedLB, KeepsTheStartingPlacementWhenNothingBeatsIt) {
   auto lb = create("TemperedLB", "iters=3 trials=2");
   const auto ranks = make_ranks({{2, 1}, {1, 1, 1}, {3}});
