@@ -91,6 +91,7 @@ Runtime::Runtime(int& argc, char**& argv, RuntimeOptions options) {
 
 Runtime::~Runtime() {
   drain();
+  pollers_.clear();
   collectives_.reset();
   transport_.reset();
   MPI_Comm_free(&comm_);
@@ -224,6 +225,8 @@ bool Runtime::progress() {
     work();
     did = true;
   }
+  for (auto& poller : pollers_)
+    if (poller) did |= poller();
   flush();
   transport_->progress();
   return did;

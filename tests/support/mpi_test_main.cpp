@@ -5,13 +5,12 @@
 
 #include <gtest/gtest.h>
 
+#include "rank_failure_printer.hpp"
+
 int main(int argc, char** argv) {
   tessera::Runtime rt(argc, argv);
   ::testing::InitGoogleTest(&argc, argv);
-  if (rt.rank() != 0) {
-    auto& listeners = ::testing::UnitTest::GetInstance()->listeners();
-    delete listeners.Release(listeners.default_result_printer());
-  }
+  tessera::testing::quiet_other_ranks(rt.rank());
   const int failed = RUN_ALL_TESTS();
   const int any_failed = rt.collectives().allreduce(failed, tessera::op::max{});
   return any_failed;

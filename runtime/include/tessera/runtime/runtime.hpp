@@ -124,6 +124,16 @@ class Runtime {
   /// Sends every partly filled outgoing batch now (each scheduler turn does this too).
   void flush();
 
+  /// Adds a function the progress loop calls every turn (layers above use it for timed work,
+  /// such as starting a termination wave after a back-off). It returns true when it did work.
+  /// Keep it cheap: it runs on every turn. Returns a handle for remove_poller.
+  std::size_t add_poller(std::function<bool()> poller) {
+    pollers_.push_back(std::move(poller));
+    return pollers_.size() - 1;
+  }
+  /// Stops calling the poller (its owner is going away).
+  void remove_poller(std::size_t handle) { pollers_[handle] = nullptr; }
+
   /// Queues `work` to run on this rank from the progress loop, after work already queued.
   void post_local(std::function<void()> work) { local_work_.push_back(std::move(work)); }
 
@@ -225,6 +235,7 @@ class Runtime {
   std::vector<int> unflushed_;     // ranks whose outbox holds records
   std::deque<Buffer> local_batches_;
   std::deque<std::function<void()>> local_work_;
+  std::vector<std::function<bool()>> pollers_;
   EpochId current_epoch_ = kGlobalEpoch;
   MessageObserver* observer_ = nullptr;
   std::unordered_map<std::uint64_t, void*> targets_;

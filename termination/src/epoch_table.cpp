@@ -1,0 +1,177 @@
+// Epoch bookkeeping shared by both detectors: opening, finishing, counting, ending, nesting.
+#include "epoch_table.hpp"
+
+#include <tessera/runtime/objgroup.hpp>
+#include <tessera/runtime/spanning_tree.hpp>
+#include <tessera/runtime/timer.hpp>
+
+namespace tessera::detail {
+
+EpochTable::EpochTable(Termination& owner, Runtime& rt, const TerminationFlags& flags)
+    : owner_(&owner),
+      rt_(rt), flags_(flags), rooted_by_waves_(flags.rooted_detection == "wave"), last_activity_(wall_time()) {
+  rt_.register_target(kTerminationTarget, this);
+  rt_.set_observer(this);
+  poller_ = rt_.add_poller([this] { return poll(); });
+}
+
+EpochTable::~EpochTable() {
+  rt_.remove_poller(poller_);
+  rt_.set_observer(nullptr);
+  rt_.unregister_target(kTerminationTarget);
+}
+
+EpochRecord* EpochTable::find(EpochId epoch) {
+  auto it = epochs_.find(epoch);
+  return it == epochs_.end() ? nullptr : &it->second;
+}
+
+EpochRecord& EpochTable::record(EpochId epoch) {
+  auto [it, inserted] = epochs_.try_emplace(epoch);
+  if (inserted) {
+    if (ended_.count(epoch) != 0) fatal("a message was sent into {}, which has already ended", epoch_name(epoch));
+    it->second.id = epoch;
+    ++open_epochs_;
+  }
+  return it->second;
+}
+
+bool EpochTable::uses_waves(EpochId epoch) const { return !is_rooted_epoch(epoch) || rooted_by_waves_; }
+int EpochTable::wave_root(EpochId epoch) const { return epoch_root(epoch); }
+std::vector<int> EpochTable::tree_children(EpochId epoch) const {
+  return spanning_tree_children(rt_.rank(), wave_root(epoch), rt_.size(), rt_.flags().tree_fanout);
+}
+int EpochTable::tree_parent(EpochId epoch) const {
+  return spanning_tree_parent(rt_.rank(), wave_root(epoch), rt_.size(), rt_.flags().tree_fanout);
+}
+
+EpochId EpochTable::open(bool collective) {
+  const EpochId epoch = collective ? make_collective_epoch(++collective_sequence_)
+                                   : make_rooted_epoch(rt_.rank(), ++rooted_sequence_);
+  EpochRecord& rec = record(epoch);
+  if (rec.opened) fatal("{} was opened twice on rank {}", epoch_name(epoch), rt_.rank());
+  rec.opened = true;
+  rec.parent = rt_.current_epoch();
+  unit_opened(rec.parent);
+  if (uses_waves(epoch) && wave_root(epoch) == rt_.rank()) wave_roots_.push_back(epoch);
+  last_activity_ = wall_time();
+  return epoch;
+}
+
+void EpochTable::finish(EpochId epoch) {
+  EpochRecord* rec = find(epoch);
+  if (rec == nullptr) {
+    if (ended_.count(epoch) != 0) fatal("{} was finished after it had already ended", epoch_name(epoch));
+    fatal("{} was finished on rank {}, which never opened it", epoch_name(epoch), rt_.rank());
+  }
+  if (!rec->opened) fatal("{} was finished on rank {}, which never opened it", epoch_name(epoch), rt_.rank());
+  if (rec->finished) fatal("{} was finished twice on rank {}", epoch_name(epoch), rt_.rank());
+  rec->finished = true;
+  if (uses_waves(epoch)) try_answer_wave(*rec);
+  else ds_check(*rec);
+}
+
+bool EpochTable::terminated(EpochId epoch) const { return ended_.count(epoch) != 0; }
+
+void EpochTable::on_termination(EpochId epoch, std::function<void()> done) {
+  if (terminated(epoch)) {
+    rt_.post_local(std::move(done));
+    return;
+  }
+  record(epoch).callbacks.push_back(std::move(done));
+}
+
+std::pair<std::uint64_t, std::uint64_t> EpochTable::counts(EpochId epoch) const {
+  auto it = epochs_.find(epoch);
+  return it == epochs_.end() ? std::pair<std::uint64_t, std::uint64_t>{0, 0}
+                             : std::pair{it->second.sent, it->second.handled};
+}
+
+std::uint64_t EpochTable::waves(EpochId epoch) const {
+  auto it = epochs_.find(epoch);
+  return it == epochs_.end() ? 0 : it->second.waves_run;
+}
+
+void EpochTable::on_send(const Envelope& envelope, int) {
+  if (envelope.epoch == kGlobalEpoch) return;
+  EpochRecord& rec = record(envelope.epoch);
+  ++rec.sent;
+  if (!uses_waves(envelope.epoch)) ++rec.deficit;
+}
+
+void EpochTable::on_deliver(const Envelope& envelope, int source) {
+  if (envelope.epoch == kGlobalEpoch || uses_waves(envelope.epoch)) {
+    ack_to_.push_back(-1);
+    return;
+  }
+  // Dijkstra-Scholten: the first message that engages this rank makes its sender the parent,
+  // and its acknowledgement waits until this rank disengages.
+  EpochRecord& rec = record(envelope.epoch);
+  if (rt_.rank() != epoch_root(envelope.epoch) && !rec.engaged) {
+    rec.engaged = true;
+    rec.ds_parent = source;
+    ack_to_.push_back(-1);
+  } else {
+    ack_to_.push_back(source);
+  }
+}
+
+void EpochTable::on_delivered(const Envelope& envelope, int) {
+  const int ack_to = ack_to_.back();
+  ack_to_.pop_back();
+  if (envelope.epoch == kGlobalEpoch) return;
+  last_activity_ = wall_time();
+  EpochRecord& rec = record(envelope.epoch);
+  ++rec.handled;
+  if (uses_waves(envelope.epoch)) return;
+  if (ack_to >= 0) send_system<&EpochTable::ds_ack>(ack_to, envelope.epoch, std::uint64_t{1});
+  ds_check(rec);
+}
+
+void EpochTable::unit_opened(EpochId parent) {
+  if (parent == kGlobalEpoch) return;
+  EpochRecord& rec = record(parent);
+  ++rec.sent;
+  if (!uses_waves(parent)) ++rec.deficit;
+}
+
+void EpochTable::unit_ended(EpochId parent) {
+  if (parent == kGlobalEpoch) return;
+  EpochRecord& rec = record(parent);
+  ++rec.handled;
+  if (!uses_waves(parent)) {
+    --rec.deficit;
+    ds_check(rec);
+  } else {
+    try_answer_wave(rec);
+  }
+}
+
+void EpochTable::end_epoch(EpochId epoch) {
+  auto it = epochs_.find(epoch);
+  EpochRecord rec = std::move(it->second);
+  epochs_.erase(it);
+  --open_epochs_;
+  ended_.insert(epoch);
+  std::erase(wave_roots_, epoch);
+  last_activity_ = wall_time();
+  for (auto& done : rec.callbacks) rt_.post_local(std::move(done));
+  if (rec.opened) unit_ended(rec.parent);
+}
+
+bool EpochTable::poll() {
+  if (open_epochs_ == 0) return false;
+  const double now = wall_time();
+  bool did = false;
+  for (std::size_t i = 0; i < wave_roots_.size(); ++i) {
+    EpochRecord* rec = find(wave_roots_[i]);
+    if (rec != nullptr && rec->finished && !rec->wave_running && now >= rec->next_wave_at) {
+      start_wave(*rec);
+      did = true;
+    }
+  }
+  if (flags_.hang_timeout > 0) check_hang(now);
+  return did;
+}
+
+}  // namespace tessera::detail

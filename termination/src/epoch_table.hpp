@@ -1,0 +1,108 @@
+#pragma once
+// The per-rank engine behind Termination: one record per epoch this rank has seen, the
+// message observer that counts each epoch's messages, and the system handlers of the two
+// detectors (waves: wave_detector.cpp; Dijkstra-Scholten: ds_detector.cpp).
+#include <tessera/termination/termination.hpp>
+
+#include <unordered_map>
+#include <unordered_set>
+
+namespace tessera::detail {
+
+/// The envelope target of termination's system messages (outside the collective id range).
+inline constexpr std::uint64_t kTerminationTarget = 0xfffffffe00000001ull;
+
+struct EpochRecord {
+  EpochId id = kGlobalEpoch;
+  bool opened = false;      // this rank opened it (collective) or is its root (rooted)
+  bool finished = false;    // finish() was called here
+  bool terminated = false;
+  std::uint64_t sent = 0;   // counted messages of the epoch sent here, plus inner epochs opened
+  std::uint64_t handled = 0;  // ... handled here, plus inner epochs ended
+  EpochId parent = kGlobalEpoch;  // the epoch that was current when this one opened here
+  std::vector<std::function<void()>> callbacks;
+
+  // Waves, on every rank: the wave being answered and the sums of the children's answers.
+  std::uint64_t wave = 0;
+  bool wave_open = false;
+  std::size_t wave_children_left = 0;
+  std::uint64_t wave_sent = 0;
+  std::uint64_t wave_handled = 0;
+  // Waves, on the wave root only.
+  bool wave_running = false;
+  double next_wave_at = 0;
+  double backoff_us = 0;
+  std::uint64_t last_sent = ~0ull;
+  std::uint64_t last_handled = ~0ull;
+  std::uint64_t waves_run = 0;
+
+  // Dijkstra-Scholten: messages (and inner epochs) not yet acknowledged, and the parent edge.
+  std::int64_t deficit = 0;
+  bool engaged = false;
+  int ds_parent = -1;
+};
+
+class EpochTable final : public MessageObserver {
+ public:
+  EpochTable(Termination& owner, Runtime& rt, const TerminationFlags& flags);
+  ~EpochTable() override;
+
+  Termination* owner() const { return owner_; }
+
+  EpochId open(bool collective);
+  void finish(EpochId epoch);
+  bool terminated(EpochId epoch) const;
+  void on_termination(EpochId epoch, std::function<void()> done);
+  std::pair<std::uint64_t, std::uint64_t> counts(EpochId epoch) const;
+  std::uint64_t waves(EpochId epoch) const;
+
+  void on_send(const Envelope& envelope, int dest) override;
+  void on_deliver(const Envelope& envelope, int source) override;
+  void on_delivered(const Envelope& envelope, int source) override;
+
+  // System handlers (member handlers on kTerminationTarget).
+  void wave_request(EpochId epoch, std::uint64_t wave);
+  void wave_reply(EpochId epoch, std::uint64_t wave, std::uint64_t sent, std::uint64_t handled);
+  void epoch_ended(EpochId epoch);
+  void ds_ack(EpochId epoch, std::uint64_t count);
+
+ private:
+  EpochRecord& record(EpochId epoch);
+  EpochRecord* find(EpochId epoch);
+  bool uses_waves(EpochId epoch) const;
+  int wave_root(EpochId epoch) const;
+  std::vector<int> tree_children(EpochId epoch) const;
+  int tree_parent(EpochId epoch) const;
+
+  void try_answer_wave(EpochRecord& rec);
+  void start_wave(EpochRecord& rec);
+  void evaluate_wave(EpochRecord& rec, std::uint64_t sent, std::uint64_t handled);
+  void ds_check(EpochRecord& rec);
+  void end_epoch(EpochId epoch);
+  void unit_opened(EpochId parent);
+  void unit_ended(EpochId parent);
+  bool poll();
+  void check_hang(double now);
+  [[noreturn]] void report_hang(double idle_seconds);
+
+  template <auto F, class... A>
+  void send_system(int dest, A&&... args) {
+    rt_.send_to<F, invoke_member<F>>(dest, kTerminationTarget, Envelope::kSystem, std::forward<A>(args)...);
+  }
+
+  Termination* owner_;
+  Runtime& rt_;
+  TerminationFlags flags_;
+  bool rooted_by_waves_;
+  std::unordered_map<EpochId, EpochRecord> epochs_;
+  std::unordered_set<EpochId> ended_;
+  std::vector<EpochId> wave_roots_;  // open epochs whose waves this rank runs
+  std::vector<int> ack_to_;          // per delivery in progress: whom to acknowledge, -1 none
+  std::uint64_t collective_sequence_ = 0;
+  std::uint64_t rooted_sequence_ = 0;
+  std::size_t open_epochs_ = 0;
+  double last_activity_;
+  std::size_t poller_;
+};
+
+}  // namespace tessera::detail

@@ -1,0 +1,78 @@
+// Four-counter waves (Mattern 1987) over the spanning tree rooted at the epoch's wave root.
+//
+// A wave request travels down the tree; each rank answers its parent with the sums of
+// (sent, handled) over its subtree once every child has answered and the rank itself has
+// finished its part of the epoch. The root ends the epoch when two consecutive waves return
+// the same sums and sent == handled; otherwise it starts the next wave after a back-off.
+#include "epoch_table.hpp"
+
+#include <tessera/runtime/objgroup.hpp>
+#include <tessera/runtime/timer.hpp>
+
+#include <algorithm>
+
+namespace tessera::detail {
+
+void EpochTable::start_wave(EpochRecord& rec) {
+  rec.wave_running = true;
+  wave_request(rec.id, rec.wave + 1);
+}
+
+void EpochTable::wave_request(EpochId epoch, std::uint64_t wave) {
+  EpochRecord& rec = record(epoch);
+  const auto children = tree_children(epoch);
+  rec.wave = wave;
+  rec.wave_open = true;
+  rec.wave_children_left = children.size();
+  rec.wave_sent = 0;
+  rec.wave_handled = 0;
+  for (int child : children) send_system<&EpochTable::wave_request>(child, epoch, wave);
+  try_answer_wave(rec);
+}
+
+void EpochTable::wave_reply(EpochId epoch, std::uint64_t wave, std::uint64_t sent, std::uint64_t handled) {
+  EpochRecord& rec = record(epoch);
+  if (!rec.wave_open || wave != rec.wave)
+    fatal("termination wave {} of {} answered out of turn on rank {}", wave, epoch_name(epoch), rt_.rank());
+  rec.wave_sent += sent;
+  rec.wave_handled += handled;
+  --rec.wave_children_left;
+  try_answer_wave(rec);
+}
+
+void EpochTable::try_answer_wave(EpochRecord& rec) {
+  if (!rec.wave_open || rec.wave_children_left > 0) return;
+  // A collective epoch waits for every rank's finish(); a rooted one only for its root's.
+  const bool ready = is_rooted_epoch(rec.id) && wave_root(rec.id) != rt_.rank() ? true : rec.finished;
+  if (!ready) return;
+  rec.wave_open = false;
+  const std::uint64_t sent = rec.wave_sent + rec.sent;
+  const std::uint64_t handled = rec.wave_handled + rec.handled;
+  const int parent = tree_parent(rec.id);
+  if (parent >= 0) send_system<&EpochTable::wave_reply>(parent, rec.id, rec.wave, sent, handled);
+  else evaluate_wave(rec, sent, handled);
+}
+
+void EpochTable::evaluate_wave(EpochRecord& rec, std::uint64_t sent, std::uint64_t handled) {
+  ++rec.waves_run;
+  rec.wave_running = false;
+  if (sent == handled && sent == rec.last_sent && handled == rec.last_handled) {
+    const EpochId epoch = rec.id;
+    for (int child : tree_children(epoch)) send_system<&EpochTable::epoch_ended>(child, epoch);
+    end_epoch(epoch);
+    return;
+  }
+  const bool confirming = sent == handled;  // balanced once: confirm at once
+  rec.last_sent = sent;
+  rec.last_handled = handled;
+  rec.backoff_us = confirming ? 0 : std::min(std::max(2 * rec.backoff_us, 10.0), flags_.wave_backoff_max_us);
+  rec.next_wave_at = wall_time() + rec.backoff_us * 1e-6;
+}
+
+void EpochTable::epoch_ended(EpochId epoch) {
+  for (int child : tree_children(epoch)) send_system<&EpochTable::epoch_ended>(child, epoch);
+  if (find(epoch) == nullptr) record(epoch);  // a rank that never saw the epoch still ends it
+  end_epoch(epoch);
+}
+
+}  // namespace tessera::detail
