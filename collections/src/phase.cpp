@@ -1,4 +1,5 @@
 #include <tessera/collections/phase.hpp>
+#include <tessera/runtime/collectives.hpp>
 #include <tessera/runtime/timer.hpp>
 
 #include <algorithm>
@@ -82,6 +83,10 @@ bool PhaseManager::migrate(ElementKey element, int dest) {
 PhaseRecord PhaseManager::end_phase() {
   rt_.drain();
   PhaseRecord record = close();
+  // drain() returns on each rank as soon as it sees quiescence, so a fast rank could start the
+  // next phase (and migrate elements here) before this rank has closed: nobody leaves before
+  // every rank has taken its snapshot.
+  rt_.collectives().barrier();
   ++phase_;
   subphase_ = 0;
   subphases_marked_ = false;

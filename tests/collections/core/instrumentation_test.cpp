@@ -83,7 +83,7 @@ TEST(Instrumentation, EdgesCountMessagesAndBytesExactly) {
   for (const auto& element : record.elements) {
     const std::uint64_t e = element.key.element;
     const std::uint64_t prev = (e + static_cast<std::uint64_t>(n) - 1) % static_cast<std::uint64_t>(n);
-    const auto& from_rank = edges.at({ElementKey{}, element.key});
+    const auto& from_rank = edges.at({ElementKey{0, e % static_cast<std::uint64_t>(rt().size())}, element.key});
     EXPECT_EQ(from_rank.messages, 1);
     EXPECT_EQ(from_rank.bytes, 8.0);  // one int64 argument
     const auto& from_prev = edges.at({ElementKey{workers.id(), prev}, element.key});

@@ -36,7 +36,8 @@ class Collection final : public CollectionBase {
     for (std::size_t d = 0; d < N; ++d)
       if (bounds_[d] <= 0) fatal("collection bounds {} must be positive in every dimension", to_string(bounds_));
   }
-  ~Collection() override { phases_.detach(id_); }
+  // The runtime destroys the phase manager and the collections together: no detach here.
+  ~Collection() override = default;
 
   std::uint64_t id() const override { return id_; }
   const Index<N>& bounds() const { return bounds_; }
@@ -173,7 +174,9 @@ class Collection final : public CollectionBase {
       rt.send_to<&detail::LocationWire::layout, &Collection::on_location>(
           header.sender, c.id_, Envelope::kSystem, header.element, rt.rank(), element.migrations_);
     const ElementKey key{c.id_, header.element};
-    c.phases_.record_edge(header.from, key, arguments.size());
+    // A message from outside any element comes from its sending rank: {0, rank}.
+    const ElementKey from = header.from.is_rank() ? ElementKey{0, static_cast<std::uint64_t>(header.sender)} : header.from;
+    c.phases_.record_edge(from, key, arguments.size());
     PhaseManager::Scope scope(c.phases_, key);
     std::apply([&element](auto&&... a) { (element.*H)(std::forward<decltype(a)>(a)...); },
                tessera::detail::Decoder<params>::decode(arguments));

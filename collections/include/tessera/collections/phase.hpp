@@ -6,7 +6,8 @@
 ///   clock by default or on the thread CPU clock (LoadClock::cpu, `--tessera_lb_load_clock=cpu`)
 ///   for runs where ranks share cores; split per subphase when the application marks subphases;
 /// - communication edges between elements (messages and payload bytes), counted on the rank that
-///   delivers them; a message sent from outside any element has the rank itself as its source;
+///   delivers them; a message sent from outside any element has its sending rank r, {0, r}, as
+///   its source;
 /// - the rank's own load: the phase's duration on the same clock minus its elements' loads, so
 ///   time in free and object-group handlers and in the application's own code is charged to the
 ///   rank and not lost.
@@ -29,7 +30,8 @@ namespace tessera::collections {
 
 enum class LoadClock { wall, cpu };
 
-/// An element of a collection. Collection ids start at 1, so {0, 0} names no element: the rank.
+/// An element of a collection. Collection ids start at 1, so {0, r} names no element but rank r
+/// (the current() context outside element handlers is {0, 0}: this rank).
 struct ElementKey {
   std::uint64_t collection = 0;
   std::uint64_t element = 0;

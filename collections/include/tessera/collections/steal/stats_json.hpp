@@ -1,0 +1,26 @@
+#pragma once
+/// IterationStats as JSON fields, for the apps' and benchmarks' --report=json. Header-only, so
+/// only programs that print JSON need nlohmann_json.
+#include "tessera/collections/steal/steal_stats.hpp"
+
+#include <nlohmann/json.hpp>
+
+namespace tessera::collections::steal {
+
+/// {"ranks", "tasks_per_rank", "steals_attempted", "steals_successful", "steals_failed",
+///  "lifeline_activations", "work_seconds", "steal_seconds"}: totals over ranks, seconds summed.
+inline nlohmann::json stats_json(const IterationStats& stats) {
+  const RankStats total = stats.total();
+  std::vector<std::uint64_t> tasks;
+  for (const RankStats& r : stats.ranks) tasks.push_back(r.tasks_executed);
+  return {{"ranks", stats.ranks.size()},
+          {"tasks_per_rank", tasks},
+          {"steals_attempted", total.steals_attempted},
+          {"steals_successful", total.steals_successful},
+          {"steals_failed", total.steals_failed},
+          {"lifeline_activations", total.lifeline_activations},
+          {"work_seconds", total.work_seconds},
+          {"steal_seconds", total.steal_seconds}};
+}
+
+}  // namespace tessera::collections::steal

@@ -1,0 +1,59 @@
+#pragma once
+/// How a task collection balances work between ranks: the victim policy and its keys.
+///
+/// Policies (`--policy=NAME` in the apps):
+///  - `random`: a thief asks one random victim at a time; a victim with no shared tasks answers
+///    "no" (a failed steal) and the thief asks another. The active-message protocol of
+///    J. Lifflander, S. Krishnamoorthy, L. V. Kale, HPDC 2012 (seed 000), section 6.
+///  - `lifeline`: w random steals, then one request on every outgoing edge of the cyclic
+///    hypercube of radix l (LifelineGraph) that has none outstanding; the thief then goes quiet.
+///    A victim with nothing to give records the lifeline thief and pushes loot to it later.
+///    V. A. Saraswat et al., "Lifeline-based Global Load Balancing", PPoPP 2011 (seed 004).
+///  - `success_only`: every rank publishes whether its queued tasks exceed `threshold`; a thief
+///    asks only such victims, never one it is already waiting on; a victim queues its thieves
+///    and serves each when it has shared tasks, never answering "no". SuccessOnlyWS of
+///    Kumar et al. (seed 001), Algorithms 1 and 2.
+///
+/// Keys (`key=value`, each validated): w, l, n, threshold, capacity, retentive, seed.
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace tessera::collections::steal {
+
+enum class Policy { random, lifeline, success_only };
+
+/// "random", "lifeline" or "success_only".
+std::string_view to_string(Policy policy);
+
+/// Throws tessera::Error naming `text` and the accepted names.
+Policy parse_policy(std::string_view text);
+
+struct StealOptions {
+  Policy policy = Policy::random;
+  /// lifeline: random steals before turning to lifelines (seed 004's w), >= 0.
+  std::int32_t w = 1;
+  /// lifeline: radix of the cyclic hypercube (seed 004's h), >= 2.
+  std::int32_t l = 2;
+  /// Tasks a rank runs between two looks at the network (seed 004's nu), >= 1.
+  std::int32_t n = 256;
+  /// success_only: a victim is eligible when its queued tasks exceed this, >= 0.
+  std::int64_t threshold = 1;
+  /// Tasks one rank's split deque holds (tasks being copied to thieves included), >= 2.
+  std::int64_t capacity = std::int64_t{1} << 18;
+  /// Retentive stealing (seed 000, section 6): restore() re-seeds each rank with exactly the
+  /// seeded tasks it executed in the last process(), stolen ones included.
+  bool retentive = false;
+  /// Seed of the victim choices (each rank mixes in its rank).
+  std::uint64_t seed = 0x5eed;
+};
+
+/// The keys parse_steal_keys accepts, with their meaning, for --help texts.
+std::string steal_keys_help();
+
+/// Applies `key=value` items to `options`. Throws tessera::Error naming the item and what was
+/// expected for an unknown key, a missing '=', a non-number or a value out of range.
+void parse_steal_keys(StealOptions& options, const std::vector<std::string>& items);
+
+}  // namespace tessera::collections::steal

@@ -1,0 +1,65 @@
+#pragma once
+/// Task collections: distributed work stealing over the runtime (seed 000, sections 4 and 6:
+/// J. Lifflander, S. Krishnamoorthy, L. V. Kale, "Work Stealing and Persistence-based Load
+/// Balancers for Iterative Overdecomposed Applications", HPDC 2012).
+///
+///   struct Node { ... };                                  // trivially copyable descriptor
+///   tessera::collections::steal::TaskCollection<Node> tasks(
+///       rt, term, options, [](const Node& n, Spawner<Node>& s) { ... s.spawn(child); });
+///   if (rt.rank() == 0) tasks.seed(root);                 // any rank may seed any tasks
+///   IterationStats stats = tasks.process();              // collective
+///   tasks.restore();                                      // re-seed for the next iteration
+///
+/// A task is a trivially copyable descriptor (it travels as raw bytes inside loot messages)
+/// run by the collection's one task function, which every rank passes the same (seed 000's
+/// registered function: messages carry the descriptor only). Tasks may spawn tasks. Each rank
+/// keeps its queue in a split deque (split_deque.hpp): the rank runs its newest tasks, and a
+/// thief's request takes the older half of the shared part, answered by an active message
+/// without stopping the rank for longer than one batch of `n` tasks. Which rank a thief asks
+/// is the policy's choice (steal_options.hpp).
+///
+/// process() returns on every rank once every task, seeded and spawned, has run: a collective
+/// epoch of the termination layer detects it (steal_engine.hpp says which messages it counts,
+/// and why that is exact). It returns the iteration's statistics, the same on every rank.
+/// restore() re-seeds: with the seed set again, or in retentive mode with the seeded tasks each
+/// rank ran last time, stolen ones included, so the balance found by stealing persists.
+///
+/// Threads: one per rank; the rank's thread runs tasks and MPI progress in turns. Worker
+/// threads inside a rank (worker_pool.hpp) are not yet combined with inter-rank stealing.
+///
+/// Errors: a task that throws aborts the job on every rank with a message naming the rank and
+/// the exception; so does a full deque (raise the `capacity` key).
+#include "tessera/collections/steal/steal_engine.hpp"
+
+namespace tessera::collections::steal {
+
+template <Stealable Task>
+class TaskCollection {
+ public:
+  using Body = typename detail::StealEngine<Task>::Body;
+
+  /// Collective: every rank constructs it, in the same order as other collective objects.
+  TaskCollection(Runtime& rt, Termination& term, const StealOptions& options, Body body)
+      : group_(make_objgroup<detail::StealEngine<Task>>(rt, rt, term, options, std::move(body))) {
+    group_.local()->attach(group_);
+  }
+
+  /// Adds `task` to this rank's part of the seed set (before process()).
+  void seed(const Task& task) { group_.local()->seed(task); }
+
+  /// Collective: runs every task; returns the iteration's statistics on every rank.
+  IterationStats process() { return group_.local()->process(); }
+
+  /// Re-seeds this rank for the next process() (see the file comment). Call on every rank.
+  void restore() { group_.local()->restore(); }
+
+  /// Tasks queued on this rank now: its seeds before process(), 0 after it.
+  std::int64_t queued() const { return group_.local()->queued(); }
+
+  const StealOptions& options() const { return group_.local()->options(); }
+
+ private:
+  ObjGroup<detail::StealEngine<Task>> group_;
+};
+
+}  // namespace tessera::collections::steal
