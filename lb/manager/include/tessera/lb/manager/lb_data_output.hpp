@@ -1,0 +1,53 @@
+#pragma once
+/// LB data output: each rank's phase records written in vt's LBDatafile format through the lb
+/// layer's writer (lb_data_io.hpp), so lbsim, LBAF and vt-tv read them.
+///
+/// Flags:
+///   --tessera_lb_data                   record every phase and write the files at the end
+///   --tessera_lb_data_dir=DIR           directory of the files (default "lb_data")
+///   --tessera_lb_data_file=STEM.%p.json file name per rank, %p is the rank (default data.%p.json)
+///   --tessera_lb_data_compress          brotli-compress the files (readers decide by content)
+///
+/// Entities: an element is {seq_id: linear id, collection_id, index, home, migratable: true};
+/// the rank's own time (handlers outside elements) is one non-migratable entity per rank,
+/// {id: rank, objgroup_id: 0, migratable: false}, as vt lists its object groups.
+#include <tessera/collections/phase.hpp>
+#include <tessera/lb/model.hpp>
+#include <tessera/runtime/flags.hpp>
+
+#include <filesystem>
+#include <string>
+
+namespace tessera::lb_manager {
+
+struct LbDataFlags : FlagGroup {
+  bool enabled = false;
+  std::string dir = "lb_data";
+  std::string file = "data.%p.json";
+  bool compress = false;
+
+  void add_to(CLI::App& app) override;
+  /// Throws tessera::Error unless `file` has the form STEM.%p.json.
+  void validate() const override;
+  /// DIR/STEM: what lb::write_lb_data and lb::read_lb_data take.
+  std::filesystem::path stem() const;
+};
+
+/// The LBDatafile form of one rank's phase record.
+lb::Phase to_lb_phase(const collections::PhaseRecord& record);
+
+/// Accumulates one rank's phases and writes its file.
+class LbDataOutput {
+ public:
+  LbDataOutput(const LbDataFlags& flags, int rank) : flags_(flags) { data_.rank = rank; }
+  void add(const collections::PhaseRecord& record) { data_.phases.push_back(to_lb_phase(record)); }
+  const lb::RankData& data() const { return data_; }
+  /// Writes DIR/STEM.<rank>.json. Throws lb::DataError if it cannot.
+  void write() const;
+
+ private:
+  const LbDataFlags& flags_;
+  lb::RankData data_;
+};
+
+}  // namespace tessera::lb_manager

@@ -1,0 +1,101 @@
+#include <tessera/lb/lb_data_io.hpp>
+#include <tessera/lb/manager/lb_data_output.hpp>
+#include <tessera/runtime/error.hpp>
+
+#include <map>
+
+namespace tessera::lb_manager {
+
+namespace {
+constexpr std::string_view kRankSuffix = ".%p.json";
+
+lb::Entity element_entity(const collections::ElementKey& key, int home, const std::vector<std::int64_t>& index) {
+  lb::Entity entity;
+  const auto collection = static_cast<std::int64_t>(key.collection);
+  entity.id = lb::ObjectId::sequential(key.element, collection);
+  entity.home = home;
+  entity.migratable = true;
+  entity.collection_id = collection;
+  entity.index = index;
+  return entity;
+}
+
+lb::Entity rank_entity(int rank) {
+  lb::Entity entity;
+  entity.id = lb::ObjectId::packed(static_cast<std::uint64_t>(rank));
+  entity.home = rank;
+  entity.migratable = false;
+  entity.objgroup_id = 0;
+  return entity;
+}
+}  // namespace
+
+void LbDataFlags::add_to(CLI::App& app) {
+  app.add_flag("--tessera_lb_data", enabled, "Write LB data (vt's LBDatafile JSON) for every phase");
+  app.add_option("--tessera_lb_data_dir", dir, "Directory of the LB data files");
+  app.add_option("--tessera_lb_data_file", file, "LB data file name per rank, of the form STEM.%p.json");
+  app.add_flag("--tessera_lb_data_compress", compress, "Brotli-compress the LB data files");
+}
+
+void LbDataFlags::validate() const {
+  const bool shaped = file.size() > kRankSuffix.size() && file.ends_with(kRankSuffix) &&
+                      file.find('%') == file.size() - kRankSuffix.size() + 1 && file.find('/') == std::string::npos;
+  if (!shaped)
+    throw Error("--tessera_lb_data_file=" + file +
+                ": expected a file name of the form STEM.%p.json (%p is the rank), e.g. data.%p.json");
+}
+
+std::filesystem::path LbDataFlags::stem() const {
+  return std::filesystem::path(dir) / file.substr(0, file.size() - kRankSuffix.size());
+}
+
+lb::Phase to_lb_phase(const collections::PhaseRecord& record) {
+  lb::Phase phase;
+  phase.id = record.phase;
+  std::map<collections::ElementKey, lb::Entity> entities;
+  for (const auto& element : record.elements) {
+    lb::Task task;
+    task.entity = element_entity(element.key, element.home, element.index);
+    task.node = record.rank;
+    task.time = element.load;
+    for (std::size_t s = 0; s < element.subphase_loads.size(); ++s)
+      task.subphases.push_back(lb::Subphase{static_cast<std::int64_t>(s), element.subphase_loads[s]});
+    entities.emplace(element.key, task.entity);
+    phase.tasks.push_back(std::move(task));
+  }
+  lb::Task rank_task;
+  rank_task.entity = rank_entity(record.rank);
+  rank_task.node = record.rank;
+  rank_task.time = record.rank_load;
+  phase.tasks.push_back(std::move(rank_task));
+  for (const auto& edge : record.edges) {
+    lb::Edge out;
+    auto describe = [&](const collections::ElementKey& key) {
+      if (key.is_rank()) return rank_entity(static_cast<int>(key.element));
+      auto it = entities.find(key);
+      // A sender that never ran here: its home is unknown on this rank, so it is left out.
+      if (it != entities.end()) return it->second;
+      lb::Entity entity;
+      entity.id = lb::ObjectId::sequential(key.element, static_cast<std::int64_t>(key.collection));
+      entity.migratable = true;
+      entity.collection_id = static_cast<std::int64_t>(key.collection);
+      return entity;
+    };
+    out.from = describe(edge.from);
+    out.to = describe(edge.to);
+    out.messages = edge.messages;
+    out.bytes = edge.bytes;
+    phase.communications.push_back(std::move(out));
+  }
+  return phase;
+}
+
+void LbDataOutput::write() const {
+  lb::LbData all;
+  all.ranks.push_back(data_);
+  lb::WriteOptions options;
+  options.compress = flags_.compress;
+  lb::write_lb_data(all, flags_.stem(), options);
+}
+
+}  // namespace tessera::lb_manager

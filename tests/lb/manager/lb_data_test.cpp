@@ -1,0 +1,115 @@
+// LB data from a live collection: what each rank writes (plain or brotli) reads back as the same
+// model, the whole set loads with the lb reader, and the flags reject a bad file name.
+#include <tessera/lb/lb_data_io.hpp>
+#include <tessera/tessera.hpp>
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+namespace {
+
+using namespace tessera::collections;
+
+struct Chatty : Element<Chatty, 2> {
+  std::int64_t got = 0;
+  void say(std::int64_t times) {
+    const Index2D next{index()[0], (index()[1] + 1) % proxy().bounds()[1]};
+    for (std::int64_t i = 0; i < times; ++i) proxy()[next].send<&Chatty::hear>(std::int64_t{i});
+  }
+  void hear(std::int64_t v) { got += v; }
+  template <class Archive>
+  void serialize(Archive& ar) {
+    ar(got);
+  }
+};
+
+tessera::Runtime* runtime = nullptr;
+tessera::lb_manager::LbDataFlags* flags = nullptr;
+
+std::filesystem::path scratch() {
+  return std::filesystem::temp_directory_path() / ("tessera_lb_data_" + std::to_string(::getppid()));
+}
+
+void record_and_check(bool compress) {
+  auto& rt = *runtime;
+  flags->dir = scratch().string();
+  flags->file = compress ? "packed.%p.json" : "plain.%p.json";
+  flags->compress = compress;
+  tessera::lb_manager::LbDataOutput output(*flags, rt.rank());
+  auto chatty = make_collection<Chatty>(rt, {3, 2 * static_cast<std::int64_t>(rt.size())});
+  auto& phases = PhaseManager::of(rt);
+  phases.end_phase();
+  for (int phase = 0; phase < 3; ++phase) {
+    if (rt.rank() == 0) chatty.broadcast<&Chatty::say>(std::int64_t{phase + 1});
+    if (phase == 1) phases.set_subphase(1);
+    output.add(phases.end_phase());
+    // The second phase moves every element one rank on: LB data follows them.
+    if (phase == 1)
+      for (std::uint64_t e : chatty.manager().local_elements())
+        phases.migrate(ElementKey{chatty.id(), e}, (rt.rank() + 1) % rt.size());
+    rt.drain();
+  }
+  output.write();
+  rt.collectives().barrier();
+  const auto file = flags->stem().string() + "." + std::to_string(rt.rank()) + ".json";
+  const tessera::lb::RankData back = tessera::lb::read_rank_file(file, rt.rank());
+  EXPECT_EQ(back, output.data());
+  ASSERT_EQ(back.phases.size(), 3u);
+  // 6 elements per rank plus the rank's own entity; edges: each element hears from its left
+  // neighbour (phase+1 messages of 8 bytes) and from rank 0's broadcast (not an edge).
+  for (std::size_t i = 0; i < back.phases.size(); ++i) {
+    const auto& phase = back.phases[i];
+    EXPECT_EQ(phase.tasks.size(), 7u);
+    std::int64_t messages = 0;
+    for (const auto& edge : phase.communications) messages += edge.messages;
+    EXPECT_EQ(messages, 6 * static_cast<std::int64_t>(i + 1));
+    EXPECT_EQ(phase.tasks[0].subphases.size(), i == 1 ? 2u : 0u);
+  }
+  const tessera::lb::LbData all = tessera::lb::read_lb_data(flags->stem());
+  EXPECT_EQ(all.ranks.size(), static_cast<std::size_t>(rt.size()));
+  EXPECT_EQ(all.ranks[static_cast<std::size_t>(rt.rank())], output.data());
+  rt.collectives().barrier();
+  chatty.destroy();
+}
+
+TEST(LbData, PlainFilesReadBackIdentically) { record_and_check(false); }
+TEST(LbData, BrotliFilesReadBackIdentically) { record_and_check(true); }
+
+TEST(LbData, FileNameMustCarryTheRank) {
+  tessera::lb_manager::LbDataFlags bad;
+  bad.file = "data.json";
+  try {
+    bad.validate();
+    FAIL() << "data.json was accepted";
+  } catch (const tessera::Error& e) {
+    EXPECT_STREQ(e.what(),
+                 "--tessera_lb_data_file=data.json: expected a file name of the form STEM.%p.json (%p is the "
+                 "rank), e.g. data.%p.json");
+  }
+  bad.file = "data.%p.json";
+  EXPECT_NO_THROW(bad.validate());
+  EXPECT_EQ(bad.stem(), std::filesystem::path("lb_data") / "data");
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  tessera::collections::CollectionFlags collection_flags;
+  tessera::lb_manager::LbDataFlags lb_flags;
+  tessera::RuntimeOptions options;
+  options.flag_groups = {&collection_flags, &lb_flags};
+  tessera::Runtime rt(argc, argv, options);
+  PhaseManager::install(rt, LoadClock::cpu);
+  runtime = &rt;
+  flags = &lb_flags;
+  ::testing::InitGoogleTest(&argc, argv);
+  if (rt.rank() != 0) {
+    auto& listeners = ::testing::UnitTest::GetInstance()->listeners();
+    delete listeners.Release(listeners.default_result_printer());
+  }
+  const int failed = RUN_ALL_TESTS();
+  const int any = rt.collectives().allreduce(failed, tessera::op::max{});
+  if (rt.rank() == 0) std::filesystem::remove_all(scratch());
+  return any;
+}
