@@ -7,10 +7,14 @@
 //  - efficiency.workers: a pool of --workers threads stealing from each other, as
 //    throughput / (workers x sequential throughput);
 //  - sha1_ns_per_digest: the cost of one node's hash with each OpenSSL interface, which is
-//    why the kernel uses the one it does.
+//    why the kernel uses the one it does;
+//  - efficiency.{random,lifeline,success_only}: the distributed search on 2 ranks, as
+//    throughput / (2 x sequential throughput), with failed_steals per policy, and
+//    retentive_steals_by_iteration (seed 000 Table 2 in miniature, beside plain_steals_...).
+// The sequential part runs here with no runtime; the 2-rank part is this same program
+// started by `mpirun -np 2` with --distributed-part (distributed_part.hpp), whose JSON line
+// this process reads and folds in. The load average is reported: the cores may be shared.
 // Every search's counts are checked against the published ones; a mismatch exits 1.
-// The efficiency of the distributed policies (random, lifeline, success_only) will be
-// added to the same JSON object by the distributed driver.
 
 #include <algorithm>
 #include <array>
@@ -27,6 +31,9 @@
 #include "tessera/uts/search.hpp"
 #include "tessera/uts/sha1.hpp"
 #include "tessera/uts/worker_search.hpp"
+
+#include "distributed_part.hpp"
+#include "spawn_ranks.hpp"
 
 namespace {
 
@@ -100,11 +107,19 @@ int main(int argc, char** argv) {
   std::string report = "text";
   int repeat = 3;
   std::size_t workers = 2;
+  bool distributed_part = false;
+  bool skip_distributed = false;
   cli.add_option("--report", report, "text, or json for one JSON object on the last line")
       ->check(CLI::IsMember({"text", "json"}));
   cli.add_option("--repeat", repeat, "Runs per measurement; the best is kept (>= 1)")->check(CLI::Range(1, 100));
   cli.add_option("--workers", workers, "Threads of the worker pool (>= 2)")->check(CLI::Range(2, 4096));
+  cli.add_flag("--distributed-part", distributed_part, "Internal: the 2-rank part, run under mpirun");
+  cli.add_flag("--no-distributed", skip_distributed, "Skip the 2-rank part (no mpirun)");
+  cli.allow_extras();  // the runtime's --tessera_ flags, in the distributed part
   CLI11_PARSE(cli, argc, argv);
+  if (distributed_part) {
+    return tessera::bench::run_distributed_part(argc, argv, repeat);
+  }
 
   try {
     nlohmann::json json = {{"benchmark", "steal"}, {"workers", workers}, {"repeat", repeat}};
@@ -129,6 +144,36 @@ int main(int argc, char** argv) {
       const char* label = backend == Sha1Backend::direct ? "direct" : "evp";
       json["sha1_ns_per_digest"][label] = sha1_ns(backend);
       std::cout << fmt::format("SHA-1 {}: {:.1f} ns per digest\n", label, json["sha1_ns_per_digest"][label].get<double>());
+    }
+    json["load_average_before"] = tessera::bench::load_average();
+    if (!skip_distributed) {
+      const nlohmann::json part = tessera::bench::run_on_ranks(2, repeat);
+      for (const auto& [name, policies] : part.at("uts").items()) {
+        const double sequential_rate = json["sequential_nodes_per_s"][name].get<double>();
+        for (const auto& [policy, m] : policies.items()) {
+          const double efficiency = m.at("nodes_per_s").get<double>() / (2 * sequential_rate);
+          json["efficiency"][policy][name] = efficiency;
+          json["failed_steals"][policy][name] = m.at("steals_failed");
+          json["steals"][policy][name] = m;
+          std::cout << fmt::format("{} on 2 ranks, {}: {:.3g} nodes/s, efficiency {:.2f}, {} steals ({} successful, "
+                                   "{} failed)\n",
+                                   name, policy, m.at("nodes_per_s").get<double>(), efficiency,
+                                   m.at("steals_attempted").get<std::uint64_t>(),
+                                   m.at("steals_successful").get<std::uint64_t>(),
+                                   m.at("steals_failed").get<std::uint64_t>());
+        }
+      }
+      json["retentive_steals_by_iteration"] = part.at("retentive");
+      json["plain_steals_by_iteration"] = part.at("plain");
+      for (const char* mode : {"retentive", "plain"}) {
+        std::cout << mode << " stealing, successful/attempted steals by iteration:";
+        for (const auto& it : part.at(mode)) {
+          std::cout << fmt::format(" {}/{}", it.at("steals_successful").get<std::uint64_t>(),
+                                   it.at("steals_attempted").get<std::uint64_t>());
+        }
+        std::cout << "\n";
+      }
+      json["load_average_after"] = tessera::bench::load_average();
     }
     if (report == "json") {
       std::cout << json.dump() << "\n";

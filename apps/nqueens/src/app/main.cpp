@@ -1,8 +1,12 @@
-// tessera-nqueens: the number of solutions of the N-queens problem. Parses the command
-// line, runs one search driver, and prints its report.
+// tessera-nqueens: the number of N-queens solutions. Starts the runtime (a job of one rank
+// without mpirun), parses the command line, runs one search driver, and prints its report on
+// rank 0.
 
 #include <exception>
 #include <iostream>
+
+#include <tessera/runtime.hpp>
+#include <tessera/termination/termination.hpp>
 
 #include "drivers.hpp"
 #include "options.hpp"
@@ -10,14 +14,23 @@
 
 int main(int argc, char** argv) {
   using namespace tessera::nqueens::app;
-  const CommandLine command_line = parse_command_line(argc, argv);
+  tessera::TerminationFlags termination_flags;
+  tessera::RuntimeOptions runtime_options;
+  runtime_options.flag_groups = {&termination_flags};
+  tessera::Runtime rt(argc, argv, runtime_options);
+  tessera::Termination term(rt, termination_flags);
+  const bool speaking = rt.rank() == 0;
+  // Every rank parses the same arguments and so reaches the same verdict.
+  const CommandLine command_line = parse_command_line(argc, argv, speaking, rt.size());
   if (!command_line.options) {
     return command_line.exit_code;
   }
   const Options& options = *command_line.options;
   try {
-    const SearchReport report = options.workers > 0 ? run_workers(options) : run_sequential(options);
-    print_report(std::cout, options, report);
+    const SearchReport report = options.distributed ? run_distributed(options, rt, term)
+                                : options.workers > 0 ? run_workers(options)
+                                                      : run_sequential(options);
+    if (speaking) print_report(std::cout, options, report);
   } catch (const std::exception& error) {
     std::cerr << "tessera-nqueens: " << error.what() << "\n";
     return 1;

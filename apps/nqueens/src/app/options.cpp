@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <iostream>
+#include <sstream>
+#include <vector>
 #include <stdexcept>
 #include <string>
 
@@ -18,24 +20,32 @@ constexpr std::int64_t kMaxWorkers = 4096;
 
 }  // namespace
 
-CommandLine parse_command_line(int argc, char** argv) {
+CommandLine parse_command_line(int argc, char** argv, bool speaking, int ranks) {
   CLI::App cli{"tessera-nqueens: count the ways to place N non-attacking queens on an N x N "
                "board (OEIS A000170), with one task per placement of the first rows."};
   std::int32_t n = 0;
   std::optional<std::int32_t> cutoff;
   std::optional<std::int64_t> workers;
   std::string report = "text";
+  std::optional<std::string> policy;
+  std::vector<std::string> steal_keys;
   cli.add_option("N", n, "Board size, in [1, " + std::to_string(kMaxN) + "]")->required();
   cli.add_option("--cutoff", cutoff, "Rows placed by tasks before the serial search, in [0, N] "
                                      "(default min(3, N))");
   cli.add_option("--workers", workers, "Search with a pool of N >= 1 threads stealing from each "
                                        "other (default: sequential search)");
+  cli.add_option("--policy", policy, "Distributed search over task collections with this victim "
+                                     "policy: random, lifeline or success_only (default lifeline "
+                                     "when run on several ranks)");
+  cli.add_option("--steal", steal_keys, "Steal keys, key=value (repeatable): " +
+                                            collections::steal::steal_keys_help());
   cli.add_option("--report", report, "Output: text, or json for one JSON object on the last line")
       ->check(CLI::IsMember({"text", "json"}));
   try {
     cli.parse(argc, argv);
   } catch (const CLI::ParseError& error) {
-    return {std::nullopt, cli.exit(error)};
+    std::ostringstream quiet;
+    return {std::nullopt, speaking ? cli.exit(error) : cli.exit(error, quiet, quiet)};
   }
   try {
     const Board board(n);  // validates N
@@ -49,9 +59,16 @@ CommandLine parse_command_line(int argc, char** argv) {
     }
     options.workers = static_cast<std::size_t>(workers.value_or(0));
     options.json = report == "json";
+    options.distributed = policy.has_value() || !steal_keys.empty() || ranks > 1;
+    options.steal.policy = collections::steal::parse_policy(policy.value_or("lifeline"));
+    collections::steal::parse_steal_keys(options.steal, steal_keys);
+    if (options.distributed && options.workers > 0) {
+      throw std::invalid_argument("--workers cannot be combined with a distributed search (--policy, "
+                                  "--steal or several ranks): one thread per rank");
+    }
     return {options, 0};
-  } catch (const std::invalid_argument& error) {
-    std::cerr << "tessera-nqueens: " << error.what() << "\n";
+  } catch (const std::exception& error) {
+    if (speaking) std::cerr << "tessera-nqueens: " << error.what() << "\n";
     return {std::nullopt, 2};
   }
 }

@@ -5,6 +5,8 @@
 #include <cstdint>
 #include <optional>
 
+#include <tessera/collections/steal/steal_options.hpp>
+
 namespace tessera::nqueens::app {
 
 struct Options {
@@ -12,6 +14,8 @@ struct Options {
   std::int32_t cutoff = 0;   // rows placed by tasks; the rest is searched serially
   std::size_t workers = 0;   // 0: sequential; N >= 1: a pool of N threads
   bool json = false;         // --report=json
+  bool distributed = false;  // --policy given, or more than one rank: search over task collections
+  collections::steal::StealOptions steal;  // --policy and --steal keys
 };
 
 struct CommandLine {
@@ -19,8 +23,10 @@ struct CommandLine {
   int exit_code = 0;
 };
 
-// Parses argv. On --help prints usage to stdout; on a bad flag or value prints one message
-// naming it to stderr and returns a non-zero exit code.
-CommandLine parse_command_line(int argc, char** argv);
+// Parses argv (after the runtime removed its --tessera_ flags). On --help prints usage to
+// stdout; on a bad flag or value prints one message naming it to stderr and returns a
+// non-zero exit code. Only a `speaking` process prints (rank 0), so a job says it once.
+// `ranks` > 1 makes the search distributed even without --policy.
+CommandLine parse_command_line(int argc, char** argv, bool speaking = true, int ranks = 1);
 
 }  // namespace tessera::nqueens::app

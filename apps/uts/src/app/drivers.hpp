@@ -1,13 +1,21 @@
 #pragma once
 // One function per way of searching the tree, each in its own file; main() picks one.
-// The distributed driver (task collections over MPI, policy "random", "lifeline" or
-// "success_only") will be the next one, with the same signature.
+// The distributed driver runs the search as a task collection over the Tessera runtime, one
+// task per node, with victim policy "random", "lifeline" or "success_only".
 
 #include <cstdint>
+#include <optional>
 #include <string>
+
+#include <tessera/collections/steal/steal_stats.hpp>
 
 #include "options.hpp"
 #include "tessera/uts/search.hpp"
+
+namespace tessera {
+class Runtime;
+class Termination;
+}  // namespace tessera
 
 namespace tessera::uts::app {
 
@@ -18,9 +26,13 @@ struct SearchReport {
   std::size_t workers = 1;
   std::uint64_t steals_attempted = 0;
   std::uint64_t steals_successful = 0;
+  int ranks = 1;
+  std::optional<collections::steal::IterationStats> steal_stats;  // distributed searches only
 };
 
 SearchReport run_sequential(const Options& options);
 SearchReport run_workers(const Options& options);
+// Collective: every rank calls it; every rank gets the whole tree's counts.
+SearchReport run_distributed(const Options& options, Runtime& rt, Termination& term);
 
 }  // namespace tessera::uts::app

@@ -1,6 +1,8 @@
 #include "options.hpp"
 
 #include <iostream>
+#include <sstream>
+#include <vector>
 #include <stdexcept>
 #include <string>
 
@@ -42,7 +44,7 @@ TreeParams resolve(const std::optional<std::string>& tree, const Overrides& o) {
 
 }  // namespace
 
-CommandLine parse_command_line(int argc, char** argv) {
+CommandLine parse_command_line(int argc, char** argv, bool speaking, int ranks) {
   CLI::App cli{"tessera-uts: count the nodes, leaves and depth of an Unbalanced Tree Search "
                "(UTS 2.1) tree. Tree flags take the reference's meanings and defaults; with "
                "--tree they override that tree's values."};
@@ -51,6 +53,8 @@ CommandLine parse_command_line(int argc, char** argv) {
   std::optional<std::int64_t> workers;
   std::string report = "text";
   std::string sha1 = sha1_direct_available() ? "direct" : "evp";
+  std::optional<std::string> policy;
+  std::vector<std::string> steal_keys;
   cli.add_option("--tree", tree, "A UTS sample tree: T1 (geometric fixed), T2 (geometric cyclic), "
                                  "T3 (binomial), T4 (hybrid), T5 (geometric linear)");
   cli.add_option("-t", o.type, "Tree type: 0 binomial, 1 geometric, 2 hybrid (default 1)");
@@ -64,6 +68,11 @@ CommandLine parse_command_line(int argc, char** argv) {
   cli.add_option("-g", o.g, "SHA-1 evaluations per child: compute granularity, >= 1 (default 1)");
   cli.add_option("--workers", workers, "Search with a pool of N >= 1 threads stealing from each "
                                        "other (default: sequential search)");
+  cli.add_option("--policy", policy, "Distributed search over task collections with this victim "
+                                     "policy: random, lifeline or success_only (default lifeline "
+                                     "when run on several ranks)");
+  cli.add_option("--steal", steal_keys, "Steal keys, key=value (repeatable): " +
+                                            collections::steal::steal_keys_help());
   cli.add_option("--sha1", sha1, "SHA-1 implementation: direct (SHA1_*) or evp")
       ->check(CLI::IsMember({"direct", "evp"}));
   cli.add_option("--report", report, "Output: text, or json for one JSON object on the last line")
@@ -71,7 +80,8 @@ CommandLine parse_command_line(int argc, char** argv) {
   try {
     cli.parse(argc, argv);
   } catch (const CLI::ParseError& error) {
-    return {std::nullopt, cli.exit(error)};
+    std::ostringstream quiet;
+    return {std::nullopt, speaking ? cli.exit(error) : cli.exit(error, quiet, quiet)};
   }
   try {
     Options options;
@@ -84,9 +94,16 @@ CommandLine parse_command_line(int argc, char** argv) {
     options.workers = static_cast<std::size_t>(workers.value_or(0));
     options.sha1 = sha1 == "direct" ? Sha1Backend::direct : Sha1Backend::evp;
     options.json = report == "json";
+    options.distributed = policy.has_value() || !steal_keys.empty() || ranks > 1;
+    options.steal.policy = collections::steal::parse_policy(policy.value_or("lifeline"));
+    collections::steal::parse_steal_keys(options.steal, steal_keys);
+    if (options.distributed && options.workers > 0) {
+      throw std::invalid_argument("--workers cannot be combined with a distributed search (--policy, "
+                                  "--steal or several ranks): one thread per rank");
+    }
     return {options, 0};
-  } catch (const std::invalid_argument& error) {
-    std::cerr << "tessera-uts: " << error.what() << "\n";
+  } catch (const std::exception& error) {
+    if (speaking) std::cerr << "tessera-uts: " << error.what() << "\n";
     return {std::nullopt, 2};
   }
 }

@@ -5,6 +5,7 @@
 #include <optional>
 #include <string>
 
+#include "tessera/collections/steal/steal_options.hpp"
 #include "tessera/uts/params.hpp"
 #include "tessera/uts/sha1.hpp"
 
@@ -16,6 +17,8 @@ struct Options {
   std::size_t workers = 0;           // 0: sequential search; N >= 1: a pool of N threads
   Sha1Backend sha1 = default_sha1_backend();
   bool json = false;  // --report=json
+  bool distributed = false;  // --policy given, or more than one rank: search over task collections
+  collections::steal::StealOptions steal;  // --policy and --steal keys
 };
 
 struct CommandLine {
@@ -23,8 +26,10 @@ struct CommandLine {
   int exit_code = 0;
 };
 
-// Parses argv. On --help prints usage to stdout; on a bad flag or value prints one message
-// naming it to stderr and returns a non-zero exit code.
-CommandLine parse_command_line(int argc, char** argv);
+// Parses argv (after the runtime removed its --tessera_ flags). On --help prints usage to
+// stdout; on a bad flag or value prints one message naming it to stderr and returns a
+// non-zero exit code. Only a `speaking` process prints (rank 0), so a job says it once.
+// `ranks` > 1 makes the search distributed even without --policy.
+CommandLine parse_command_line(int argc, char** argv, bool speaking = true, int ranks = 1);
 
 }  // namespace tessera::uts::app

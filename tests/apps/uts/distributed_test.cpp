@@ -1,0 +1,70 @@
+// The distributed UTS search on 1, 2 and 4 ranks: small trees of every type and shape give
+// exactly the sequential search's counts under every policy, with one task per node.
+#include <tessera/runtime.hpp>
+#include <tessera/termination/termination.hpp>
+
+#include <gtest/gtest.h>
+
+#include "tessera/uts/distributed_search.hpp"
+
+namespace tessera::uts {
+namespace {
+
+using collections::steal::Policy;
+using collections::steal::StealOptions;
+
+TreeParams small(TreeType type, GeoShape shape, double b, std::int32_t d, std::int32_t seed) {
+  TreeParams p;
+  p.type = type;
+  p.shape = shape;
+  p.root_branching = b;
+  p.depth = d;
+  p.root_seed = seed;
+  return p;
+}
+
+TEST(DistributedUts, SmallTreesMatchTheSequentialCountsUnderEveryPolicy) {
+  Runtime& rt = this_runtime();
+  TreeParams binomial = small(TreeType::binomial, GeoShape::linear, 50, 6, 7);
+  binomial.nonleaf_probability = 0.2;
+  TreeParams hybrid = small(TreeType::hybrid, GeoShape::linear, 4, 10, 4);
+  hybrid.nonleaf_probability = 0.24;
+  const std::vector<TreeParams> trees{
+      binomial,
+      small(TreeType::geometric, GeoShape::linear, 4, 8, 1),
+      small(TreeType::geometric, GeoShape::expdec, 4, 6, 7),
+      small(TreeType::geometric, GeoShape::cyclic, 4, 6, 4),
+      small(TreeType::geometric, GeoShape::fixed, 3, 6, 9),
+      hybrid,
+  };
+  for (const TreeParams& params : trees) {
+    const TreeCounts expected = search_sequential(params);
+    for (const Policy policy : {Policy::random, Policy::lifeline, Policy::success_only}) {
+      SCOPED_TRACE(describe(params) + " " + std::string(to_string(policy)));
+      StealOptions options;
+      options.policy = policy;
+      options.n = 8;
+      const DistributedSearchResult result = search_distributed(rt, Termination::of(rt), params, options);
+      EXPECT_EQ(result.counts, expected);
+      EXPECT_EQ(result.stats.total().tasks_executed, expected.nodes);
+      if (policy == Policy::success_only) EXPECT_EQ(result.stats.total().steals_failed, 0U);
+    }
+  }
+}
+
+TEST(DistributedUts, LoneRootAndStar) {
+  Runtime& rt = this_runtime();
+  TreeParams star;
+  star.type = TreeType::binomial;
+  star.root_branching = 7.9;
+  star.nonleaf_probability = 0;
+  TreeParams lone;
+  lone.root_branching = 0;
+  StealOptions options;
+  options.policy = Policy::lifeline;
+  EXPECT_EQ(search_distributed(rt, Termination::of(rt), star, options).counts, (TreeCounts{8, 7, 1}));
+  EXPECT_EQ(search_distributed(rt, Termination::of(rt), lone, options).counts, (TreeCounts{1, 1, 0}));
+}
+
+}  // namespace
+}  // namespace tessera::uts

@@ -1,0 +1,20 @@
+// GoogleTest main for the distributed stealing tests: one runtime and one termination layer per
+// process; the job fails if any rank's tests failed.
+#include <tessera/runtime.hpp>
+#include <tessera/termination/termination.hpp>
+
+#include <gtest/gtest.h>
+
+#include "../../support/rank_failure_printer.hpp"
+
+int main(int argc, char** argv) {
+  tessera::TerminationFlags termination_flags;
+  tessera::RuntimeOptions options;
+  options.flag_groups = {&termination_flags};
+  tessera::Runtime rt(argc, argv, options);
+  tessera::Termination termination(rt, termination_flags);
+  ::testing::InitGoogleTest(&argc, argv);
+  tessera::testing::quiet_other_ranks(rt.rank());
+  const int failed = RUN_ALL_TESTS();
+  return rt.collectives().allreduce(failed, tessera::op::max{});
+}
