@@ -27,6 +27,20 @@
 //                             plus element_id and arbitrary (storage order);
 //   knowledge                 log: rounds = ceil(log P / log fanout); complete: every rank learns
 //                             every underloaded rank (one reduction, no gossip); user: `rounds`.
+//   transfer                  distributed (every overloaded rank decides at once, from the
+//                             placement at the start of the iteration) or sequential (below).
+//
+// transfer=sequential is the transfer stage of LBAF, the simulator that produced seed 003's section V
+// tables (its 2021 Runtime): ranks take turns in rank order and each accepted transfer takes effect
+// at once, so a rank that received objects earlier in the iteration may pass them on in its own
+// turn; the criterion reads the destination's current load, while the CMF reads what the sender
+// believes (gossiped loads plus its own transfers; a destination now heavier than the sender is
+// forgotten); and after every accepted transfer the sender starts again from its first remaining
+// object, so one object can be rejected many times (the paper's 154931 rejections of 10^4 objects).
+// A token carries the turn from rank r to r + 1 with every rank's load change so far (P doubles)
+// and the objects bound for ranks whose turn is still to come: P messages in sequence per
+// iteration, O(P^2) bytes. It reproduces the tables (tests/perf/tempered/README.md); it is a
+// fidelity mode for lbsim and small jobs, not a balancer for large live runs.
 // GrapevineLB is this strategy with criterion=grapevine, cmf=original, ordering=arbitrary and one
 // trial of one iteration.
 //
@@ -60,6 +74,7 @@ struct TemperedOptions {
   enum class Cmf { original, normbymax };
   enum class Ordering { arbitrary, element_id, load_intensive, fewest_migrations, lightweight };
   enum class Knowledge { log, complete, user };
+  enum class Transfer { distributed, sequential };
 
   int fanout = 6;           // f: messages a rank sends per gossip round, >= 1
   int rounds = 0;           // k when knowledge=user (>= 1); must stay 0 otherwise
@@ -70,12 +85,14 @@ struct TemperedOptions {
   Cmf cmf = Cmf::normbymax;
   Ordering ordering = Ordering::fewest_migrations;
   Knowledge knowledge = Knowledge::log;
+  Transfer transfer = Transfer::distributed;
   std::uint64_t seed = 0;
   bool deterministic = false;
 
   // GrapevineLB's choices (seed 003, section IV-B) with the given gossip settings.
   static TemperedOptions grapevine(int fanout, int rounds, Knowledge knowledge, double threshold,
-                                   std::uint64_t seed, bool deterministic);
+                                   std::uint64_t seed, bool deterministic,
+                                   Transfer transfer = Transfer::distributed);
 
   // Gossip rounds for P ranks: ceil(log P / log fanout) for knowledge=log (at least 1), `rounds`
   // for user, 0 for complete.
@@ -111,7 +128,7 @@ class TemperedLB final : public Strategy {
 
   static std::vector<KeySpec> keys();
   static TemperedLB from_args(const Args& args);
-  // GrapevineLB's keys: fanout, rounds, knowledge, threshold, seed, deterministic.
+  // GrapevineLB's keys: fanout, rounds, knowledge, threshold, seed, deterministic, transfer.
   static std::vector<KeySpec> grapevine_keys();
   static TemperedLB grapevine_from_args(const Args& args);
 

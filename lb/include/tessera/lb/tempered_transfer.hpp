@@ -6,7 +6,8 @@
 //   order_objects   Algorithm 2 line 2 (ORDERTASKS) with the alternatives of section V-E;
 //   Cmf             Algorithm 2 lines 20-31 (BUILDCMF) and the sampling of line 8;
 //   criterion_holds Algorithm 2 lines 32-38 (EVALUATECRITERION);
-//   transfer        Algorithm 2 lines 1-19 (TRANSFER).
+//   transfer        Algorithm 2 lines 1-19 (TRANSFER);
+//   transfer_in_turn one rank's turn of transfer=sequential, TRANSFER as LBAF ran it.
 //
 // Loads are seconds; `average` is l_ave, the average rank load over all ranks.
 
@@ -85,5 +86,19 @@ struct TransferOutcome {
 // is built once (line 4). Stops early when no peer has a positive weight.
 TransferOutcome transfer(std::span<const LbObject> objects, double load, double average,
                          std::vector<Peer>& peers, const TemperedOptions& options, Random& random);
+
+// One rank's turn with transfer=sequential: Algorithm 2 as LBAF's transfer stage runs it (the
+// source of seed 003's tables). `peers` holds the loads this rank believes (gossip plus its own
+// transfers) and drives the CMF; `current` (aligned with peers) holds each peer's load right now,
+// after the turns of the ranks before this one, and drives the criterion. While load > threshold x
+// average: try the next object in the chosen order against a peer drawn from the CMF; on
+// acceptance the object's load moves (in `current` and in `load`), the peer's believed load grows
+// by it, or the peer is forgotten (no longer drawn) if it would now hold more than this rank, the
+// CMF is rebuilt (normalised as options.cmf says), and the traversal starts again from the first
+// remaining object. Stops when every remaining object was rejected in one pass, when no peer is
+// left, or when no remembered peer has a positive weight. One draw of `random` per object tried.
+TransferOutcome transfer_in_turn(std::span<const LbObject> objects, double load, double average,
+                                 std::vector<Peer>& peers, std::vector<double>& current,
+                                 const TemperedOptions& options, Random& random);
 
 }  // namespace tessera::lb::tempered

@@ -25,6 +25,9 @@ Options::Ordering ordering_of(const std::string& s) {
   if (s == "lightweight") return Options::Ordering::lightweight;
   return Options::Ordering::fewest_migrations;
 }
+Options::Transfer transfer_of(const std::string& s) {
+  return s == "sequential" ? Options::Transfer::sequential : Options::Transfer::distributed;
+}
 Options::Knowledge knowledge_of(const std::string& s) {
   if (s == "complete") return Options::Knowledge::complete;
   if (s == "user") return Options::Knowledge::user;
@@ -46,14 +49,20 @@ std::vector<KeySpec> gossip_keys() {
       boolean_key("deterministic", "false",
                   "synchronous gossip rounds and ordered inboxes: the plan is a pure function of "
                   "(input, keys, seed) on any backend"),
+      choice_key("transfer", "distributed",
+                 "distributed: overloaded ranks decide at once from the iteration's starting "
+                 "placement; sequential: ranks take turns in rank order against current loads, "
+                 "as LBAF simulated seed 003's tables",
+                 {"distributed", "sequential"}),
   };
 }
 
 }  // namespace
 
 Options Options::grapevine(int fanout, int rounds, Knowledge knowledge, double threshold,
-                           std::uint64_t seed, bool deterministic) {
+                           std::uint64_t seed, bool deterministic, Transfer transfer) {
   Options o;
+  o.transfer = transfer;
   o.fanout = fanout;
   o.rounds = rounds;
   o.knowledge = knowledge;
@@ -126,6 +135,7 @@ TemperedLB TemperedLB::from_args(const Args& args) {
   o.threshold = args.real("threshold");
   o.seed = static_cast<std::uint64_t>(args.integer("seed"));
   o.deterministic = args.boolean("deterministic");
+  o.transfer = transfer_of(args.text("transfer"));
   o.iters = static_cast<int>(args.integer("iters"));
   o.trials = static_cast<int>(args.integer("trials"));
   o.criterion = criterion_of(args.text("criterion"));
@@ -139,7 +149,8 @@ TemperedLB TemperedLB::grapevine_from_args(const Args& args) {
                                        static_cast<int>(args.integer("rounds")),
                                        knowledge_of(args.text("knowledge")), args.real("threshold"),
                                        static_cast<std::uint64_t>(args.integer("seed")),
-                                       args.boolean("deterministic")),
+                                       args.boolean("deterministic"),
+                                       transfer_of(args.text("transfer"))),
                     "GrapevineLB");
 }
 

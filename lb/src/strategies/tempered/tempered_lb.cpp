@@ -62,6 +62,7 @@ Plan TemperedLB::run(comm::Backend& backend, std::span<const StrategyInput> host
   shared.proposal = team.handler<&TemperedRank::on_proposal>();
   shared.plan = team.handler<&TemperedRank::on_plan>();
   shared.underload = team.handler<&TemperedRank::on_underload>();
+  shared.turn = team.handler<&TemperedRank::on_turn>();
 
   const double total = team.allreduce(comm::ReduceOp::sum, [](TemperedRank& self) { return self.load(); });
   shared.average = total / static_cast<double>(shared.size);
@@ -76,7 +77,11 @@ Plan TemperedLB::run(comm::Backend& backend, std::span<const StrategyInput> host
       shared.trial = static_cast<std::uint64_t>(trial);
       shared.iteration = static_cast<std::uint64_t>(iteration);
       inform(team, shared);
-      team.step([](TemperedRank& self, comm::Context& ctx) { self.propose(ctx); });
+      if (options_.transfer == TemperedOptions::Transfer::sequential) {
+        team.step_on(0, [](TemperedRank& self, comm::Context& ctx) { self.take_turn(ctx, {}); });
+      } else {
+        team.step([](TemperedRank& self, comm::Context& ctx) { self.propose(ctx); });
+      }
       team.run_until_quiet();
       team.step([](TemperedRank& self, comm::Context&) { self.accept_arrivals(); });
 

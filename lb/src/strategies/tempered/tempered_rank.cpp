@@ -26,18 +26,39 @@ Random TemperedRank::stream(Stage stage, std::uint64_t round) const {
                  static_cast<std::uint64_t>(stage), static_cast<std::uint64_t>(rank_), round});
 }
 
-void TemperedRank::propose(comm::Context& ctx) {
-  transfers_ = 0;
-  rejected_ = 0;
-  const double own = load();
-  if (!(own > shared_->options->threshold * shared_->average)) return;
-  // Peers in rank order: the order knowledge arrived in varies between backends, the CMF must not.
+std::vector<Peer> TemperedRank::known_peers() const {
   std::vector<Peer> peers;
   peers.reserve(known_.size());
   for (std::size_t i = 0; i < known_.size(); ++i) {
     if (known_.ranks()[i] != rank_) peers.push_back(Peer{known_.ranks()[i], known_.loads()[i]});
   }
   std::sort(peers.begin(), peers.end(), [](const Peer& a, const Peer& b) { return a.rank < b.rank; });
+  return peers;
+}
+
+std::vector<Held> TemperedRank::take_accepted(const TransferOutcome& outcome) {
+  std::vector<Held> moving;
+  moving.reserve(outcome.accepted.size());
+  std::vector<bool> leaving(held_.size(), false);
+  for (const auto& p : outcome.accepted) {
+    moving.push_back(held_[p.object]);
+    leaving[p.object] = true;
+  }
+  std::vector<Held> staying;
+  staying.reserve(held_.size() - outcome.accepted.size());
+  for (std::size_t i = 0; i < held_.size(); ++i) {
+    if (!leaving[i]) staying.push_back(held_[i]);
+  }
+  held_ = std::move(staying);
+  return moving;
+}
+
+void TemperedRank::propose(comm::Context& ctx) {
+  transfers_ = 0;
+  rejected_ = 0;
+  const double own = load();
+  if (!(own > shared_->options->threshold * shared_->average)) return;
+  std::vector<Peer> peers = known_peers();
   std::vector<LbObject> objects;
   objects.reserve(held_.size());
   for (const auto& held : held_) objects.push_back(held.object);
@@ -48,19 +69,64 @@ void TemperedRank::propose(comm::Context& ctx) {
   rejected_ = outcome.rejected;
   if (outcome.accepted.empty()) return;
 
+  const std::vector<Held> moving = take_accepted(outcome);
   std::map<Rank, TransferMessage> outgoing;  // ascending destination: a fixed send order
-  std::vector<bool> leaving(held_.size(), false);
-  for (const auto& p : outcome.accepted) {
-    outgoing[peers[p.peer].rank].objects.push_back(held_[p.object]);
-    leaving[p.object] = true;
+  for (std::size_t i = 0; i < moving.size(); ++i) {
+    outgoing[peers[outcome.accepted[i].peer].rank].objects.push_back(moving[i]);
   }
-  std::vector<Held> staying;
-  staying.reserve(held_.size() - outcome.accepted.size());
-  for (std::size_t i = 0; i < held_.size(); ++i) {
-    if (!leaving[i]) staying.push_back(held_[i]);
-  }
-  held_ = std::move(staying);
   for (const auto& [dest, message] : outgoing) ctx.send(dest, shared_->proposal, message);
+}
+
+void TemperedRank::take_turn(comm::Context& ctx, TurnToken token) {
+  transfers_ = 0;
+  rejected_ = 0;
+  const auto ranks = static_cast<std::size_t>(shared_->size);
+  if (token.change.empty()) token.change.assign(ranks, 0.0);
+  // Objects given to this rank in earlier turns are its own now: it may pass them on.
+  std::size_t kept = 0;
+  for (std::size_t i = 0; i < token.pending.size(); ++i) {
+    if (token.pending_to[i] == rank_) {
+      held_.push_back(token.pending[i]);
+    } else {
+      token.pending_to[kept] = token.pending_to[i];
+      token.pending[kept++] = std::move(token.pending[i]);
+    }
+  }
+  token.pending_to.resize(kept);
+  token.pending.resize(kept);
+
+  const double own = load();
+  if (own > shared_->options->threshold * shared_->average) {
+    std::vector<Peer> peers = known_peers();
+    std::vector<double> current(peers.size());
+    // Loads do not change during the inform stage, so gossiped load + change is the load now.
+    for (std::size_t i = 0; i < peers.size(); ++i) {
+      current[i] = peers[i].load + token.change[static_cast<std::size_t>(peers[i].rank)];
+    }
+    std::vector<LbObject> objects;
+    objects.reserve(held_.size());
+    for (const auto& held : held_) objects.push_back(held.object);
+    Random random = stream(Stage::transfer, 0);
+    const TransferOutcome outcome =
+        transfer_in_turn(objects, own, shared_->average, peers, current, *shared_->options, random);
+    transfers_ = static_cast<std::int64_t>(outcome.accepted.size());
+    rejected_ = outcome.rejected;
+    const std::vector<Held> moving = take_accepted(outcome);
+    std::map<Rank, TransferMessage> behind;  // ranks whose turn is over take theirs at the end
+    for (std::size_t i = 0; i < moving.size(); ++i) {
+      const Rank dest = peers[outcome.accepted[i].peer].rank;
+      token.change[static_cast<std::size_t>(dest)] += moving[i].object.load;
+      token.change[static_cast<std::size_t>(rank_)] -= moving[i].object.load;
+      if (dest > rank_) {
+        token.pending_to.push_back(dest);
+        token.pending.push_back(moving[i]);
+      } else {
+        behind[dest].objects.push_back(moving[i]);
+      }
+    }
+    for (const auto& [dest, message] : behind) ctx.send(dest, shared_->proposal, message);
+  }
+  if (rank_ + 1 < shared_->size) ctx.send(rank_ + 1, shared_->turn, token);
 }
 
 void TemperedRank::on_proposal(comm::Context& ctx, const TransferMessage& message) {

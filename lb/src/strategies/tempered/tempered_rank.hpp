@@ -39,6 +39,17 @@ struct TransferMessage {
   }
 };
 
+// transfer=sequential: the turn, passed from rank r to r + 1 once r has made its transfers.
+struct TurnToken {
+  std::vector<double> change;  // by rank: load gained (or shed) in earlier turns, seconds
+  std::vector<Rank> pending_to;  // aligned with pending: the rank each object was given to
+  std::vector<Held> pending;     // objects given to ranks whose turn is still to come
+  template <class A>
+  void serialize(A& ar) {
+    ar(change, pending_to, pending);
+  }
+};
+
 // An underloaded rank's load, sent to rank 0 for complete knowledge.
 struct LoadReport {
   double load = 0.0;  // seconds
@@ -100,6 +111,7 @@ struct Shared {
   comm::Handler<TransferMessage> proposal;
   comm::Handler<PlanMessage> plan;
   comm::Handler<LoadReport> underload;
+  comm::Handler<TurnToken> turn;
 };
 
 // Stages named in the random stream coordinates, so gossip and transfer draws never coincide.
@@ -135,6 +147,11 @@ class TemperedRank {
   std::int64_t transfers() const { return transfers_; }
   std::int64_t rejected() const { return rejected_; }
   void on_proposal(comm::Context& ctx, const TransferMessage& message);
+  // transfer=sequential: takes the objects the token carries for this rank, runs
+  // transfer_in_turn against current loads (gossiped load + change), records its moves in the
+  // token and passes it to the next rank. Rank 0 starts with an empty token.
+  void take_turn(comm::Context& ctx, TurnToken token);
+  void on_turn(comm::Context& ctx, const TurnToken& token) { take_turn(ctx, token); }
   // Appends the objects proposed to this rank, in sender order (arrival order varies on a live
   // job, storage order must not: it is the "arbitrary" ordering of the next iteration).
   void accept_arrivals();
@@ -150,6 +167,11 @@ class TemperedRank {
 
  private:
   Random stream(Stage stage, std::uint64_t round) const;
+  // Known underloaded ranks other than this one, in rank order (the order knowledge arrived in
+  // varies between backends, the CMF must not).
+  std::vector<Peer> known_peers() const;
+  // Removes the accepted objects from held_ and returns them, in decision order.
+  std::vector<Held> take_accepted(const TransferOutcome& outcome);
   void send_gossip(comm::Context& ctx, int round, Random& random);
 
   const Shared* shared_;
