@@ -19,7 +19,7 @@ std::string error_of(const std::function<void()>& f) {
 
 TEST(Registry, CreatesEveryBuiltinAndListsKeysWithDefaults) {
   const Registry registry = Registry::builtin();
-  EXPECT_EQ(registry.names(), (std::vector<std::string>{"GreedyLB", "HierLB", "RandomLB", "RotateLB"}));
+  EXPECT_EQ(registry.names(), (std::vector<std::string>{"GreedyLB", "HierLB", "TemperedLB", "GrapevineLB", "RandomLB", "RotateLB"}));
   for (const auto& name : registry.names()) EXPECT_EQ(registry.create(name)->name(), name);
   const std::string help = registry.help();
   EXPECT_NE(help.find("  c=1.003  (a number >= 1)"), std::string::npos) << help;
@@ -32,7 +32,7 @@ TEST(Registry, CreatesEveryBuiltinAndListsKeysWithDefaults) {
 TEST(Registry, RejectsUnknownNamesKeysMalformedPairsAndOutOfRangeValues) {
   const Registry registry = Registry::builtin();
   EXPECT_EQ(error_of([&] { registry.create("FooLB"); }),
-            "unknown LB strategy 'FooLB'; valid strategies: GreedyLB, HierLB, RandomLB, RotateLB");
+            "unknown LB strategy 'FooLB'; valid strategies: GreedyLB, HierLB, TemperedLB, GrapevineLB, RandomLB, RotateLB");
   EXPECT_EQ(error_of([&] { registry.create("GreedyLB", "c=1.01 fanout=4"); }),
             "GreedyLB: unknown key 'fanout'; valid keys: c, mode");
   EXPECT_EQ(error_of([&] { registry.create("GreedyLB", "c"); }), "GreedyLB: malformed argument 'c': expected key=value");
@@ -82,7 +82,7 @@ TEST(Schedule, BadLinesNameTheirLineNumber) {
   EXPECT_EQ(error_of([&] { Schedule::parse("5\n", "lb.txt", &registry); }),
             "lb.txt:1: expected a strategy name after '5'");
   EXPECT_EQ(error_of([&] { Schedule::parse("1 GreedyLB\n4 NoSuchLB\n", "lb.txt", &registry); }),
-            "lb.txt:2: unknown LB strategy 'NoSuchLB'; valid strategies: GreedyLB, HierLB, RandomLB, RotateLB");
+            "lb.txt:2: unknown LB strategy 'NoSuchLB'; valid strategies: GreedyLB, HierLB, TemperedLB, GrapevineLB, RandomLB, RotateLB");
   EXPECT_EQ(error_of([&] { Schedule::parse("%10 HierLB branching=1\n", "lb.txt", &registry); }),
             "lb.txt:1: HierLB: branching=1: expected an integer in [2, 1048576]");
   EXPECT_EQ(error_of([&] { Schedule::read("/nonexistent/lb.txt", &registry); }),

@@ -207,5 +207,26 @@ TEST(TemperedLB, GossipReachesEnoughUnderloadedRanksWithLogKnowledge) {
   EXPECT_GT(out.plan.migrations.size(), 200u);
 }
 
+TEST(TemperedLB, SequentialTurnReachesThePerfectSplit) {
+  // Rank 0 (load 6, average 2) sheds to the two empty ranks until it holds 2; the relaxed
+  // criterion, reading current loads, may leave one of them at 3, which then sheds to the other
+  // in the second iteration's turn. Two iterations reach 2, 2, 2 for any draws.
+  const auto ranks = make_ranks({{1.0, 1.0, 1.0, 1.0, 1.0, 1.0}, {}, {}});
+  const Outcome out = balance("knowledge=complete transfer=sequential iters=2 ordering=arbitrary seed=3", ranks);
+  ASSERT_EQ(out.report.iterations.size(), 2U);
+  EXPECT_EQ(out.report.best_imbalance, 0.0);
+  EXPECT_EQ(statistics(out.after).sum, 6.0);
+  EXPECT_EQ(out.plan.migrations.size(), 4U);
+}
+
+TEST(TemperedLB, SequentialTransferIgnoresDeliveryOrder) {
+  const auto ranks = skewed(300, 5, 700, 3);
+  auto lb = create("TemperedLB", "knowledge=user rounds=6 fanout=3 iters=3 deterministic=true transfer=sequential seed=11");
+  const Plan fifo = run(lb, ranks);
+  testing::ScrambledBackend scrambled(static_cast<Rank>(ranks.size()), 2);
+  EXPECT_EQ(lb.run(scrambled, ranks), fifo);
+  EXPECT_FALSE(fifo.migrations.empty());
+}
+
 }  // namespace
 }  // namespace tessera::lb

@@ -161,6 +161,55 @@ TEST(TemperedTransfer, NothingToDoBelowThresholdOrWithoutPeers) {
   EXPECT_EQ(out.rejected, 0);
 }
 
+// transfer_in_turn (transfer=sequential, LBAF's transfer stage). One peer, so every draw picks it.
+TemperedOptions turn_options(TemperedOptions::Criterion criterion) {
+  TemperedOptions o;
+  o.criterion = criterion;
+  o.ordering = Ordering::arbitrary;
+  return o;
+}
+
+TEST(TemperedTurn, CriterionReadsTheCurrentLoadNotTheBelief) {
+  // The peer was empty when it gossiped, but earlier turns filled it to 5: nothing fits below 2.
+  std::vector<Peer> peers{{7, 0.0}};
+  std::vector<double> current{5.0};
+  Random random({1});
+  const auto out = transfer_in_turn(objects(five), 8.0, 2.0, peers, current,
+                                    turn_options(TemperedOptions::Criterion::grapevine), random);
+  EXPECT_TRUE(out.accepted.empty());
+  EXPECT_EQ(out.rejected, 5);
+  EXPECT_EQ(current[0], 5.0);
+}
+
+TEST(TemperedTurn, TraversalRestartsAfterEveryAcceptedTransfer) {
+  // Average 1.5: 3 is rejected, 1 accepted (peer at 1), then 3 again and 0.5 (1 + 0.5 is not < 1.5).
+  std::vector<Peer> peers{{7, 0.0}};
+  std::vector<double> current{0.0};
+  Random random({1});
+  const auto out = transfer_in_turn(objects({3.0, 1.0, 0.5}), 4.5, 1.5, peers, current,
+                                    turn_options(TemperedOptions::Criterion::grapevine), random);
+  ASSERT_EQ(out.accepted.size(), 1U);
+  EXPECT_EQ(out.accepted[0].object, 1U);
+  EXPECT_EQ(out.rejected, 3);  // one pass per acceptance: 3; then 3 and 0.5
+  EXPECT_EQ(out.load, 3.5);
+  EXPECT_EQ(current[0], 1.0);
+  EXPECT_EQ(peers[0].load, 1.0);
+}
+
+TEST(TemperedTurn, APeerNowHeavierThanTheSenderIsForgotten) {
+  // Relaxed, average 1.5: 2 < 4 - 1 is accepted, the peer (believed 1 + 2 = 3) now outweighs the
+  // sender (2) and is dropped, so the second object is never tried.
+  std::vector<Peer> peers{{7, 1.0}};
+  std::vector<double> current{1.0};
+  Random random({1});
+  const auto out = transfer_in_turn(objects({2.0, 2.0}), 4.0, 1.5, peers, current,
+                                    turn_options(TemperedOptions::Criterion::relaxed), random);
+  ASSERT_EQ(out.accepted.size(), 1U);
+  EXPECT_EQ(out.rejected, 0);
+  EXPECT_EQ(out.load, 2.0);
+  EXPECT_EQ(current[0], 3.0);
+}
+
 TEST(TemperedRandom, StreamsAreReproducibleAndDistinct) {
   Random a({1, 2, 3}), b({1, 2, 3}), c({1, 2, 4});
   for (int i = 0; i < 100; ++i) {
