@@ -32,7 +32,9 @@ TEST(DistributedNQueens, OneToTwelveMatchA000170UnderEveryPolicy) {
       const Board board(n);
       for (std::int32_t row = 0; row <= cutoff; ++row) tasks += board.tasks(row).size();
       EXPECT_EQ(result.tasks, tasks);
-      if (policy == Policy::success_only) EXPECT_EQ(result.stats.total().steals_failed, 0U);
+      if (policy == Policy::success_only) {
+        EXPECT_EQ(result.stats.total().steals_failed, 0U);
+      }
     }
   }
 }

@@ -47,7 +47,9 @@ TEST(DistributedUts, SmallTreesMatchTheSequentialCountsUnderEveryPolicy) {
       const DistributedSearchResult result = search_distributed(rt, Termination::of(rt), params, options);
       EXPECT_EQ(result.counts, expected);
       EXPECT_EQ(result.stats.total().tasks_executed, expected.nodes);
-      if (policy == Policy::success_only) EXPECT_EQ(result.stats.total().steals_failed, 0U);
+      if (policy == Policy::success_only) {
+        EXPECT_EQ(result.stats.total().steals_failed, 0U);
+      }
     }
   }
 }

@@ -56,9 +56,15 @@ TEST(TaskCollection, EverySpawnedTaskRunsOnceUnderEveryPolicy) {
     ASSERT_EQ(stats.ranks.size(), static_cast<std::size_t>(rt.size()));
     EXPECT_EQ(stats.iteration, 1U);
     EXPECT_LE(total.steals_successful + total.steals_failed, total.steals_attempted);
-    if (rt.size() == 1) EXPECT_EQ(total.steals_attempted, 0U);
-    if (policy == Policy::success_only) EXPECT_EQ(total.steals_failed, 0U);
-    if (policy != Policy::lifeline) EXPECT_EQ(total.lifeline_activations, 0U);
+    if (rt.size() == 1) {
+      EXPECT_EQ(total.steals_attempted, 0U);
+    }
+    if (policy == Policy::success_only) {
+      EXPECT_EQ(total.steals_failed, 0U);
+    }
+    if (policy != Policy::lifeline) {
+      EXPECT_EQ(total.lifeline_activations, 0U);
+    }
   }
 }
 
