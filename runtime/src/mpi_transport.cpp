@@ -1,9 +1,15 @@
 // MPI implementation of Transport.
 //
-// Receives use MPI_Improbe + MPI_Mrecv on one tag: matched probes are safe if another layer of
-// the same process ever probes too, and the probe tells the size before the buffer is taken.
-// Sends are MPI_Isend from a buffer the transport owns until MPI_Testsome says it completed.
-// Counts above INT_MAX go through a struct datatype of 1 GiB blocks plus a remainder.
+// Receives: a ring of receives is kept posted on the eager tag, each into a buffer of
+// `eager_bytes`. MPI matches arrivals to posted receives in the order they were posted, so
+// testing only the oldest one delivers messages in arrival order (per-pair FIFO, as MPI gives),
+// and a message lands straight in our buffer: no probe, no copy out of MPI's unexpected queue.
+// A message larger than `eager_bytes` is announced by a 16-byte header in the same ordered
+// stream; on reaching the header the receiver takes the payload, which follows on the bulk tag,
+// with a matching MPI_Recv (the sender has already posted it, so this cannot wait on the peer).
+// Counts above INT_MAX use a struct datatype of 1 GiB blocks plus a remainder.
+//
+// Sends: MPI_Isend from a buffer the transport owns until MPI_Testsome says it completed.
 #include <tessera/runtime/error.hpp>
 #include <tessera/runtime/transport.hpp>
 
@@ -14,9 +20,16 @@
 namespace tessera {
 namespace {
 
-constexpr int kTag = kMpiTransportTag;
-constexpr std::size_t kPooledCapacity = 64 * 1024;
+constexpr int kEagerTag = kMpiTransportTag;
+constexpr int kBulkTag = kMpiTransportTag + 1;
+constexpr std::size_t kRing = 8;
 constexpr std::size_t kPoolLimit = 64;
+constexpr std::uint64_t kBulkMarker = ~std::uint64_t{0};  // never a record length
+
+struct BulkHeader {
+  std::uint64_t marker = kBulkMarker;
+  std::uint64_t bytes = 0;
+};
 
 // A datatype describing `bytes` contiguous bytes, for counts beyond an int.
 class LargeType {
@@ -47,10 +60,16 @@ class MpiTransport final : public Transport {
   MpiTransport(MPI_Comm comm, MpiTransportOptions options) : comm_(comm), options_(options) {
     MPI_Comm_rank(comm_, &rank_);
     MPI_Comm_size(comm_, &size_);
+    ring_.resize(kRing);
+    for (Posted& posted : ring_) post(posted);
   }
 
   ~MpiTransport() override {
     while (progress() != 0) {
+    }
+    for (Posted& posted : ring_) {
+      MPI_Cancel(&posted.request);
+      MPI_Wait(&posted.request, MPI_STATUS_IGNORE);
     }
   }
 
@@ -58,43 +77,45 @@ class MpiTransport final : public Transport {
   int size() const override { return size_; }
 
   void send(int dest, Buffer&& bytes) override {
-    MPI_Request request;
-    if (bytes.size() <= options_.max_int_count) {
-      MPI_Isend(bytes.data(), static_cast<int>(bytes.size()), MPI_BYTE, dest, kTag, comm_, &request);
-    } else {
-      LargeType type(bytes.size(), block_size());
-      MPI_Isend(bytes.data(), 1, type.get(), dest, kTag, comm_, &request);
+    if (bytes.size() <= options_.eager_bytes) {
+      isend(dest, kEagerTag, std::move(bytes));
+      return;
     }
-    // Not tested here: the scheduler's turn ends with progress(), which retires it.
-    pending_requests_.push_back(request);
-    pending_buffers_.push_back(std::move(bytes));
+    Buffer header = acquire(sizeof(BulkHeader));
+    const BulkHeader announce{kBulkMarker, bytes.size()};
+    header.append(&announce, sizeof announce);
+    isend(dest, kBulkTag, std::move(bytes));  // posted first: the receiver may wait on it at once
+    isend(dest, kEagerTag, std::move(header));
   }
 
   bool poll(Incoming& out) override {
-    int found = 0;
-    MPI_Message message;
+    Posted& head = ring_[head_];
+    int done = 0;
     MPI_Status status;
-    MPI_Improbe(MPI_ANY_SOURCE, kTag, comm_, &found, &message, &status);
-    if (!found) return false;
-    MPI_Count count = 0;
-    MPI_Get_elements_x(&status, MPI_BYTE, &count);
-    const auto bytes = static_cast<std::size_t>(count);
+    MPI_Test(&head.request, &done, &status);
+    if (!done) return false;
+    int count = 0;
+    MPI_Get_count(&status, MPI_BYTE, &count);
     out.source = status.MPI_SOURCE;
-    out.bytes = acquire(bytes);
-    out.bytes.resize(bytes);
-    if (bytes <= options_.max_int_count) {
-      MPI_Mrecv(out.bytes.data(), static_cast<int>(bytes), MPI_BYTE, &message, MPI_STATUS_IGNORE);
+    BulkHeader header;
+    if (static_cast<std::size_t>(count) == sizeof header) std::memcpy(&header, head.buffer.data(), sizeof header);
+    if (static_cast<std::size_t>(count) == sizeof header && header.marker == kBulkMarker) {
+      out.bytes = Buffer(header.bytes);
+      out.bytes.resize(header.bytes);
+      receive_bulk(out.source, out.bytes);
     } else {
-      LargeType type(bytes, block_size());
-      MPI_Mrecv(out.bytes.data(), 1, type.get(), &message, MPI_STATUS_IGNORE);
+      out.bytes = std::move(head.buffer);
+      out.bytes.resize(static_cast<std::size_t>(count));
     }
+    post(head);
+    head_ = (head_ + 1) % ring_.size();
     return true;
   }
 
   bool probe() override {
-    int found = 0;
-    MPI_Iprobe(MPI_ANY_SOURCE, kTag, comm_, &found, MPI_STATUS_IGNORE);
-    return found != 0;
+    int done = 0;
+    MPI_Request_get_status(ring_[head_].request, &done, MPI_STATUS_IGNORE);
+    return done != 0;
   }
 
   std::size_t progress() override {
@@ -123,34 +144,67 @@ class MpiTransport final : public Transport {
     return pending_requests_.size();
   }
 
+  Buffer acquire(std::size_t bytes) override {
+    if (bytes <= options_.eager_bytes) {
+      if (!pool_.empty()) {
+        Buffer b = std::move(pool_.back());
+        pool_.pop_back();
+        return b;
+      }
+      return Buffer(options_.eager_bytes);
+    }
+    return Buffer(bytes);
+  }
+
   void recycle(Buffer&& bytes) override {
-    if (bytes.capacity() == kPooledCapacity && pool_.size() < kPoolLimit) {
+    if (bytes.capacity() == options_.eager_bytes && pool_.size() < kPoolLimit) {
       bytes.clear();
       pool_.push_back(std::move(bytes));
     }
   }
 
  private:
-  std::size_t block_size() const {
-    return std::min<std::size_t>(options_.max_int_count, std::size_t{1} << 30);
+  struct Posted {
+    MPI_Request request = MPI_REQUEST_NULL;
+    Buffer buffer;
+  };
+
+  void post(Posted& posted) {
+    if (posted.buffer.capacity() != options_.eager_bytes) posted.buffer = acquire(options_.eager_bytes);
+    MPI_Irecv(posted.buffer.data(), static_cast<int>(options_.eager_bytes), MPI_BYTE, MPI_ANY_SOURCE, kEagerTag,
+              comm_, &posted.request);
   }
 
-  Buffer acquire(std::size_t bytes) override {
-    if (bytes <= kPooledCapacity) {
-      if (!pool_.empty()) {
-        Buffer b = std::move(pool_.back());
-        pool_.pop_back();
-        return b;
-      }
-      return Buffer(kPooledCapacity);
+  void isend(int dest, int tag, Buffer&& bytes) {
+    MPI_Request request;
+    if (bytes.size() <= options_.max_int_count) {
+      MPI_Isend(bytes.data(), static_cast<int>(bytes.size()), MPI_BYTE, dest, tag, comm_, &request);
+    } else {
+      LargeType type(bytes.size(), block_size());
+      MPI_Isend(bytes.data(), 1, type.get(), dest, tag, comm_, &request);
     }
-    return Buffer(bytes);
+    // Not tested here: the scheduler's turn ends with progress(), which retires it.
+    pending_requests_.push_back(request);
+    pending_buffers_.push_back(std::move(bytes));
   }
+
+  void receive_bulk(int source, Buffer& into) {
+    if (into.size() <= options_.max_int_count) {
+      MPI_Recv(into.data(), static_cast<int>(into.size()), MPI_BYTE, source, kBulkTag, comm_, MPI_STATUS_IGNORE);
+    } else {
+      LargeType type(into.size(), block_size());
+      MPI_Recv(into.data(), 1, type.get(), source, kBulkTag, comm_, MPI_STATUS_IGNORE);
+    }
+  }
+
+  std::size_t block_size() const { return std::min<std::size_t>(options_.max_int_count, std::size_t{1} << 30); }
 
   MPI_Comm comm_;
   MpiTransportOptions options_;
   int rank_ = 0;
   int size_ = 1;
+  std::vector<Posted> ring_;
+  std::size_t head_ = 0;
   std::vector<MPI_Request> pending_requests_;
   std::vector<Buffer> pending_buffers_;
   std::vector<int> indices_;
@@ -160,6 +214,7 @@ class MpiTransport final : public Transport {
 }  // namespace
 
 std::unique_ptr<Transport> make_mpi_transport(void* mpi_comm, MpiTransportOptions options) {
+  if (options.eager_bytes < 64) throw Error("the transport's eager size must be at least 64 bytes");
   return std::make_unique<MpiTransport>(*static_cast<MPI_Comm*>(mpi_comm), options);
 }
 

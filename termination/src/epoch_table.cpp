@@ -30,8 +30,17 @@ EpochRecord& EpochTable::record(EpochId epoch) {
   auto [it, inserted] = epochs_.try_emplace(epoch);
   if (inserted) {
     if (ended_.count(epoch) != 0) fatal("a message was sent into {}, which has already ended", epoch_name(epoch));
-    it->second.id = epoch;
+    EpochRecord& rec = it->second;
+    rec.id = epoch;
     ++open_epochs_;
+    if (!is_rooted_epoch(epoch)) {
+      // Every rank opens a collective epoch, so its first wave needs no request: each rank
+      // answers as soon as it and its subtree have finished (a convergecast, like a barrier's).
+      rec.wave = 1;
+      rec.wave_open = true;
+      rec.wave_children_left = tree_children(epoch).size();
+      rec.wave_running = wave_root(epoch) == rt_.rank();
+    }
   }
   return it->second;
 }

@@ -2,7 +2,8 @@
 //
 // A wave request travels down the tree; each rank answers its parent with the sums of
 // (sent, handled) over its subtree once every child has answered and the rank itself has
-// finished its part of the epoch. The root ends the epoch when two consecutive waves return
+// finished its part of the epoch. A collective epoch's first wave starts without a request
+// (every rank knows the epoch), see EpochTable::record. The root ends the epoch when two consecutive waves return
 // the same sums and sent == handled; otherwise it starts the next wave after a back-off.
 #include "epoch_table.hpp"
 
@@ -56,7 +57,11 @@ void EpochTable::try_answer_wave(EpochRecord& rec) {
 void EpochTable::evaluate_wave(EpochRecord& rec, std::uint64_t sent, std::uint64_t handled) {
   ++rec.waves_run;
   rec.wave_running = false;
-  if (sent == handled && sent == rec.last_sent && handled == rec.last_handled) {
+  // Two equal, balanced waves end the epoch (Mattern). So does a single wave that counted no
+  // message at all: a rank answers only after finishing, after which it can send in the epoch
+  // only from a handler of the epoch, and such a message would have needed an earlier counted send.
+  const bool silent = sent == 0 && handled == 0;
+  if (silent || (sent == handled && sent == rec.last_sent && handled == rec.last_handled)) {
     const EpochId epoch = rec.id;
     for (int child : tree_children(epoch)) send_system<&EpochTable::epoch_ended>(child, epoch);
     end_epoch(epoch);

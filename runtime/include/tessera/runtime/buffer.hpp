@@ -8,6 +8,7 @@
 #include <cstring>
 #include <memory>
 #include <span>
+#include <utility>
 
 namespace tessera {
 
@@ -15,6 +16,15 @@ class Buffer {
  public:
   Buffer() = default;
   explicit Buffer(std::size_t capacity) { reserve(capacity); }
+  // A moved-from buffer is empty with no capacity, so code that reuses it allocates again.
+  Buffer(Buffer&& other) noexcept
+      : data_(std::move(other.data_)), size_(std::exchange(other.size_, 0)), capacity_(std::exchange(other.capacity_, 0)) {}
+  Buffer& operator=(Buffer&& other) noexcept {
+    data_ = std::move(other.data_);
+    size_ = std::exchange(other.size_, 0);
+    capacity_ = std::exchange(other.capacity_, 0);
+    return *this;
+  }
 
   std::byte* data() { return data_.get(); }
   const std::byte* data() const { return data_.get(); }

@@ -48,6 +48,9 @@ class Transport {
 inline constexpr int kMpiTransportTag = 7001;
 
 struct MpiTransportOptions {
+  /// Size of each pre-posted receive; a batch larger than this travels as a header plus a
+  /// separately received payload. Keep it at least the coalescing threshold.
+  std::size_t eager_bytes = 65536;
   /// Messages above this many bytes use a derived datatype instead of an int count; lowered
   /// only by tests, to exercise that path without allocating gigabytes.
   std::size_t max_int_count = 0x7fffffff;
