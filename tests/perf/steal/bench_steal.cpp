@@ -10,7 +10,9 @@
 //    why the kernel uses the one it does;
 //  - efficiency.{random,lifeline,success_only}: the distributed search on 2 ranks, as
 //    throughput / (2 x sequential throughput), with failed_steals per policy, and
-//    retentive_steals_by_iteration (seed 000 Table 2 in miniature, beside plain_steals_...).
+//    retentive_steals_by_iteration (seed 000 Table 2 in miniature, beside plain_steals_...),
+//    and utilization: the ranks' time inside tasks over their wall time, which separates what
+//    stealing costs from what other processes on shared cores cost.
 // The sequential part runs here with no runtime; the 2-rank part is this same program
 // started by `mpirun -np 2` with --distributed-part (distributed_part.hpp), whose JSON line
 // this process reads and folds in. The load average is reported: the cores may be shared.
@@ -155,9 +157,11 @@ int main(int argc, char** argv) {
           json["efficiency"][policy][name] = efficiency;
           json["failed_steals"][policy][name] = m.at("steals_failed");
           json["steals"][policy][name] = m;
-          std::cout << fmt::format("{} on 2 ranks, {}: {:.3g} nodes/s, efficiency {:.2f}, {} steals ({} successful, "
-                                   "{} failed)\n",
+          json["utilization"][policy][name] = m.at("utilization");
+          std::cout << fmt::format("{} on 2 ranks, {}: {:.3g} nodes/s, efficiency {:.2f}, utilization {:.3f}, {} steals "
+                                   "({} successful, {} failed)\n",
                                    name, policy, m.at("nodes_per_s").get<double>(), efficiency,
+                                   m.at("utilization").get<double>(),
                                    m.at("steals_attempted").get<std::uint64_t>(),
                                    m.at("steals_successful").get<std::uint64_t>(),
                                    m.at("steals_failed").get<std::uint64_t>());

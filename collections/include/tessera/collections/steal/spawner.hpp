@@ -1,5 +1,8 @@
 #pragma once
 /// What a task of a task collection sees: the rank it runs on, and how to create more tasks.
+///
+/// Each rank has one thread, which runs tasks and answers thieves in turns, so the rank's split
+/// deque needs no lock (NoLock).
 #include "tessera/collections/steal/split_deque.hpp"
 
 #include <tessera/runtime/error.hpp>
@@ -12,7 +15,7 @@ namespace detail {
 /// A queued task. `seeded` marks tasks of the collection's seed set (seeded, restored or stolen
 /// from one), the only ones retentive mode re-seeds: spawned tasks are recreated by their parents.
 template <Stealable Task>
-struct Entry {
+struct alignas(8) Entry {  // whole words: copies in and out of the deque stay aligned
   Task task;
   bool seeded = false;
 };
@@ -21,7 +24,9 @@ struct Entry {
 template <Stealable Task>
 class Spawner {
  public:
-  Spawner(SplitDeque<detail::Entry<Task>>& deque, int rank) : deque_(deque), rank_(rank) {}
+  using Deque = SplitDeque<detail::Entry<Task>, NoLock>;
+
+  Spawner(Deque& deque, int rank) : deque_(deque), rank_(rank) {}
 
   /// The rank running the task.
   int rank() const { return rank_; }
@@ -35,7 +40,7 @@ class Spawner {
   }
 
  private:
-  SplitDeque<detail::Entry<Task>>& deque_;
+  Deque& deque_;
   int rank_;
 };
 

@@ -36,6 +36,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <bit>
 #include <cstdint>
 #include <memory>
 #include <mutex>
@@ -56,12 +57,22 @@ struct StealTicket {
   std::span<const T> tasks;   // the stolen tasks, oldest first, contiguous in the buffer
 };
 
-template <Stealable T>
+// The lock for a deque whose owner and thieves are one thread: a task collection with one
+// worker per rank, whose steal handlers run between the owner's own tasks. Locking nothing
+// there saves an atomic read-modify-write pair every time the local part runs dry.
+struct NoLock {
+  void lock() noexcept {}
+  void unlock() noexcept {}
+};
+
+// `Lock`: std::mutex when thieves run on other threads than the owner, NoLock when on its own.
+template <Stealable T, class Lock = std::mutex>
 class SplitDeque {
  public:
   // `capacity`: tasks the buffer holds, stolen-but-uncopied ones included; >= 1.
   // Throws std::invalid_argument otherwise.
-  explicit SplitDeque(std::int64_t capacity) : capacity_(capacity) {
+  explicit SplitDeque(std::int64_t capacity)
+      : capacity_(capacity), mask_(std::has_single_bit(static_cast<std::uint64_t>(capacity)) ? capacity - 1 : -1) {
     if (capacity < 1) {
       throw std::invalid_argument("SplitDeque: capacity must be at least 1");
     }
@@ -133,7 +144,11 @@ class SplitDeque {
   }
 
  private:
-  std::int64_t slot(std::int64_t position) const noexcept { return position % capacity_; }
+  // A power-of-two capacity masks instead of dividing: a division costs more than the rest
+  // of a push or pop, which run once per task.
+  std::int64_t slot(std::int64_t position) const noexcept {
+    return mask_ >= 0 ? position & mask_ : position % capacity_;
+  }
 
   bool shared_empty() const noexcept {
     return split_.load(std::memory_order_relaxed) == stail_.load(std::memory_order_acquire);
@@ -167,6 +182,7 @@ class SplitDeque {
   }
 
   std::int64_t capacity_;
+  std::int64_t mask_;  // capacity_ - 1 for a power of two, else -1
   std::unique_ptr<T[]> buffer_;
   // Owner-only positions first; the positions thieves write (stail_, itail_) on their own
   // line so that marking a steal does not invalidate the line the owner pushes through.
@@ -175,7 +191,7 @@ class SplitDeque {
   std::atomic<std::int64_t> split_{0};  // written by the owner, read by thieves
   alignas(kCacheLine) std::atomic<std::int64_t> stail_{0};
   std::atomic<std::int64_t> itail_{0};
-  std::mutex mutex_;
+  Lock mutex_;
 };
 
 }  // namespace tessera::collections::steal

@@ -329,7 +329,7 @@ class StealEngine {
   StealOptions options_;
   Body body_;
   ObjGroup<StealEngine> self_;
-  SplitDeque<Entry<Task>> deque_;
+  typename Spawner<Task>::Deque deque_;
   std::mt19937_64 rng_;
   std::vector<Task> seeds_;           // this rank's seed set, for restore()
   std::vector<Task> executed_seeds_;  // seeded tasks run here this iteration (retentive)
