@@ -1,0 +1,106 @@
+// The solver ported to a collection of tiles: the end point of the port in README.md.
+#include "tessera/jacobi/block.hpp"
+#include "tessera/jacobi/modes.hpp"
+
+#include <tessera/tessera.hpp>
+
+namespace tessera::jacobi {
+
+namespace {
+
+using collections::Index2D;
+
+// The grid and how it is cut into tiles: what every tile is constructed from.
+struct Tiling {
+  std::int64_t ny = 0;
+  std::int64_t nx = 0;
+  std::int64_t tile_rows = 0;
+  std::int64_t tile_cols = 0;
+};
+
+// One tile of the grid: a Block that the runtime may place on any rank. Its state is the block
+// and this iteration's halo count; it travels through serialize() when it migrates.
+class Tile : public collections::Element<Tile, 2> {
+ public:
+  Tile() = default;
+  Tile(const Index2D& idx, const Tiling& t)
+      : block_(part(t.ny, t.tile_rows, idx[0]), part(t.nx, t.tile_cols, idx[1]), t.ny, t.nx) {
+    for (Side side : kSides) expected_ += block_.on_boundary(side) ? 0 : 1;
+  }
+
+  // Broadcast once per iteration: send each edge to the tile on that side.
+  void exchange() {
+    for (Side side : kSides)
+      if (!block_.on_boundary(side)) proxy()[neighbour(side)].send<&Tile::halo>(opposite(side), block_.edge(side));
+    sent_ = true;
+    sweep_if_ready();
+  }
+
+  // A neighbour's edge for this tile's halo on `side`. It may arrive before this tile's own
+  // exchange: the broadcast reaches tiles on different ranks at different times.
+  void halo(Side side, std::vector<double> values) {
+    block_.set_halo(side, values);
+    ++received_;
+    sweep_if_ready();
+  }
+
+  double change() const { return change_; }
+  std::uint64_t fingerprint() const { return block_.fingerprint(); }
+
+  template <class Archive>
+  void serialize(Archive& ar) {
+    ar(block_, expected_, received_, sent_, change_);
+  }
+
+ private:
+  // The sweep overwrites the edges, so it waits until they have left as well as for every halo.
+  void sweep_if_ready() {
+    if (!sent_ || received_ < expected_) return;
+    change_ = block_.relax();
+    sent_ = false;
+    received_ = 0;
+  }
+
+  Index2D neighbour(Side side) const {
+    Index2D n = index();
+    switch (side) {
+      case Side::north: n[0] -= 1; break;
+      case Side::south: n[0] += 1; break;
+      case Side::west: n[1] -= 1; break;
+      case Side::east: n[1] += 1; break;
+    }
+    return n;
+  }
+
+  Block block_;
+  int expected_ = 0;   // neighbours this tile has (sides not on the global boundary)
+  int received_ = 0;   // halos received in the current iteration
+  bool sent_ = false;  // this iteration's edges have left
+  double change_ = 0;  // residual of this tile's last sweep
+};
+
+}  // namespace
+
+Result run_tiles(const Options& options, Context& ctx) {
+  Runtime& rt = ctx.runtime();
+  const Tiling tiling{options.ny, options.nx, options.tile_rows, options.tile_cols};
+  auto tiles = collections::make_collection<Tile>(rt, Index2D{options.tile_rows, options.tile_cols}, tiling);
+
+  Result result;
+  rt.collectives().barrier();
+  const double start = wall_time();
+  for (int k = 0; k < options.iterations; ++k) {
+    if (rt.rank() == 0) tiles.broadcast<&Tile::exchange>();
+    ctx.phase_end();  // collective: returns once every halo of this iteration was delivered
+    result.residual = tiles.allreduce(0.0, op::max{}, [](Tile& t) { return t.change(); });
+    result.iterations = k + 1;
+    if (result.residual < options.tolerance) break;
+  }
+  result.seconds = rt.collectives().allreduce(wall_time() - start, op::max{});
+  result.fingerprint = tiles.allreduce(std::uint64_t{0}, [](std::uint64_t a, const std::uint64_t& b) { return a ^ b; },
+                                       [](Tile& t) { return t.fingerprint(); });
+  tiles.destroy();
+  return result;
+}
+
+}  // namespace tessera::jacobi

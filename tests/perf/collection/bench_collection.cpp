@@ -1,0 +1,69 @@
+// tessera-bench-collection (issue 4's benchmark, 2 ranks): one-way latency of an element message
+// against a plain rank message, and migration throughput of 1 KiB and 1 MiB elements against raw
+// MPI bandwidth, all in the same run. Targets: send_ratio <= 1.3; migration_mb_per_s >= half of
+// mpi_mb_per_s for 1 MiB elements. With --report=json the last line of standard output is
+//   {"benchmark":"collection","element_send_us":..,"rank_send_us":..,"send_ratio":..,
+//    "migrations_per_s":..,"migration_mb_per_s":..,"mpi_mb_per_s":..,  (1 MiB elements)
+//    "migrations_per_s_1k":..,"migration_mb_per_s_1k":..,"mpi_mb_per_s_1k":..}
+#include "bench.hpp"
+
+#include <tessera/collections.hpp>
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+
+#include <cstdio>
+
+int main(int argc, char** argv) {
+  tessera::Runtime rt(argc, argv);
+  CLI::App app{"Tessera collections: element message latency and migration throughput against MPI",
+               "tessera-bench-collection"};
+  std::string report = "text";
+  int round_trips = 20000;
+  int trials = 5;
+  int large_elements = 64;
+  int small_elements = 4096;
+  app.add_option("--report", report, "text, or json: one JSON object on the last line")
+      ->check(CLI::IsMember({"json", "text"}));
+  app.add_option("--round-trips", round_trips, "ping-pong round trips per latency trial")->check(CLI::PositiveNumber);
+  app.add_option("--trials", trials, "interleaved trials; the best of each figure is kept")->check(CLI::PositiveNumber);
+  app.add_option("--large-elements", large_elements, "1 MiB elements moved per migration trial")
+      ->check(CLI::PositiveNumber);
+  app.add_option("--small-elements", small_elements, "1 KiB elements moved per migration trial")
+      ->check(CLI::PositiveNumber);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return rt.rank() == 0 ? app.exit(e) : (e.get_exit_code() == 0 ? 0 : 1);
+  }
+  if (rt.size() < 2) {
+    if (rt.rank() == 0) std::fprintf(stderr, "tessera-bench-collection: needs at least 2 ranks, got %d\n", rt.size());
+    return 1;
+  }
+  tessera::collections::PhaseManager::install(rt, tessera::collections::LoadClock::wall);
+  MPI_Comm mpi_comm = MPI_COMM_NULL;
+  MPI_Comm_dup(rt.comm(), &mpi_comm);
+
+  const auto latency = tessera::bench::measure_latency(rt, round_trips, trials);
+  const auto small = tessera::bench::measure_migration(rt, mpi_comm, 1024, small_elements, trials);
+  const auto large = tessera::bench::measure_migration(rt, mpi_comm, 1 << 20, large_elements, trials);
+  MPI_Comm_free(&mpi_comm);
+
+  if (rt.rank() == 0) {
+    const double ratio = latency.element_us / latency.rank_us;
+    fmt::print("one-way latency   element {:.3f} us   rank {:.3f} us   ratio {:.3f} (target <= 1.3)\n",
+               latency.element_us, latency.rank_us, ratio);
+    for (const auto& m : {small, large})
+      fmt::print("migration {:>8} B  {:10.0f} migrations/s  {:9.1f} MB/s   mpi {:9.1f} MB/s   fraction {:.2f}\n",
+                 m.bytes, m.migrations_per_s, m.migration_mb_per_s, m.mpi_mb_per_s,
+                 m.migration_mb_per_s / m.mpi_mb_per_s);
+    if (report == "json")
+      fmt::print(R"({{"benchmark":"collection","element_send_us":{:.4f},"rank_send_us":{:.4f},"send_ratio":{:.4f},)"
+                 R"("migrations_per_s":{:.1f},"migration_mb_per_s":{:.1f},"mpi_mb_per_s":{:.1f},)"
+                 R"("migrations_per_s_1k":{:.1f},"migration_mb_per_s_1k":{:.1f},"mpi_mb_per_s_1k":{:.1f}}})"
+                 "\n",
+                 latency.element_us, latency.rank_us, ratio, large.migrations_per_s, large.migration_mb_per_s,
+                 large.mpi_mb_per_s, small.migrations_per_s, small.migration_mb_per_s, small.mpi_mb_per_s);
+  }
+  return 0;
+}
