@@ -6,12 +6,18 @@
 ///     auto tiles = tessera::collections::make_collection<Tile>(ctx.runtime(), {8, 8});
 ///     for (int step = 0; step < steps; ++step) {
 ///       tiles.broadcast<&Tile::relax>();
-///       ctx.phase_end();                           // collective: closes the phase
-///     }
+///       ctx.phase_end();                           // collective: closes the phase, balances
+///     }                                            // when the --tessera_lb_ flags say so
 ///   }                                              // LB data written here if requested
+///
+/// Layers are created in order (runtime, termination, phase instrumentation, LB manager) and
+/// destroyed in reverse. `--tessera_help_lb` prints every LB strategy (rank 0) and exits 0.
 #include <tessera/collections.hpp>
 #include <tessera/lb/manager/lb_data_output.hpp>
+#include <tessera/lb/manager/lb_flags.hpp>
+#include <tessera/lb/manager/lb_manager.hpp>
 #include <tessera/runtime.hpp>
+#include <tessera/termination/termination.hpp>
 
 #include <memory>
 
@@ -27,18 +33,27 @@ class Context {
   Context& operator=(const Context&) = delete;
 
   Runtime& runtime() { return *runtime_; }
+  Termination& termination() { return *termination_; }
+  lb_manager::LbManager& lb() { return *lb_manager_; }
   collections::PhaseManager& phases() { return *phases_; }
   const collections::CollectionFlags& collection_flags() const { return collection_flags_; }
   const lb_manager::LbDataFlags& lb_data_flags() const { return lb_data_flags_; }
+  const lb_manager::LbFlags& lb_flags() const { return lb_flags_; }
 
-  /// Collective: closes the phase (waits for quiescence) and records it for LB data output.
+  /// Collective: closes the phase (waits for quiescence), records it for LB data output, then
+  /// balances if the LB flags or a request from code say so (the next phase runs with the new
+  /// placement). Returns this rank's record of the phase.
   collections::PhaseRecord phase_end();
 
  private:
   collections::CollectionFlags collection_flags_;
   lb_manager::LbDataFlags lb_data_flags_;
+  TerminationFlags termination_flags_;
+  lb_manager::LbFlags lb_flags_;
   std::unique_ptr<Runtime> runtime_;
+  std::unique_ptr<Termination> termination_;
   collections::PhaseManager* phases_ = nullptr;
+  std::unique_ptr<lb_manager::LbManager> lb_manager_;
   std::unique_ptr<lb_manager::LbDataOutput> lb_data_;
 };
 

@@ -1,0 +1,42 @@
+#pragma once
+/// Runtime flags of the LB manager.
+///
+///   --tessera_lb_name=NAME          balance with strategy NAME (see --tessera_help_lb)
+///   --tessera_lb_interval=N         ... after every phase p with p % N == 0 (default 1: every phase)
+///   --tessera_lb_args="k=v ..."     the strategy's arguments, validated against its keys
+///   --tessera_lb_file=PATH          a per-phase schedule instead (lines "2 GreedyLB",
+///                                   "%100 TemperedLB fanout=4"; lb/schedule.hpp)
+///   --tessera_lb_stats_file=PATH    append one JSON line per balanced phase (rank 0)
+///   --tessera_help_lb               print every strategy with its keys, defaults and meaning
+///
+/// Everything is checked while the flags are parsed, before any phase runs: an unknown strategy,
+/// key or value, a schedule line that does not parse (with its line number), --tessera_lb_args
+/// without a strategy, or both a name and a file raise tessera::Error naming the flag, which the
+/// runtime turns into one message and a non-zero exit on every rank.
+#include <tessera/lb/registry.hpp>
+#include <tessera/lb/schedule.hpp>
+#include <tessera/runtime/flags.hpp>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace tessera::lb_manager {
+
+struct LbFlags : FlagGroup {
+  std::string name;
+  std::int64_t interval = 1;
+  std::string args;
+  std::string file;
+  std::string stats_file;
+  bool help_lb = false;
+
+  void add_to(CLI::App& app) override;
+  void validate() const override;
+
+  /// The schedule of --tessera_lb_file, validated against the built-in strategies; nullopt when
+  /// no file was given. Throws tessera::Error naming the file and line.
+  std::optional<lb::Schedule> schedule() const;
+};
+
+}  // namespace tessera::lb_manager

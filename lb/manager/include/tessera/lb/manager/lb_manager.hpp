@@ -1,0 +1,84 @@
+#pragma once
+/// The LB manager: at the end of a phase, decides whether to balance, runs the strategy on the
+/// live backend and hands its plan to the collections' migration (issue 5, items 1, 2, 7).
+///
+/// Per phase p (the phase just ended), the strategy is, in order of precedence:
+///   1. the one requested from code with request() since the last phase end;
+///   2. the --tessera_lb_file schedule's entry for p (lb/schedule.hpp);
+///   3. --tessera_lb_name with --tessera_lb_args when p % --tessera_lb_interval == 0.
+/// Balancing then:
+///   - builds this rank's LB input from the PhaseRecord exactly as LB data output writes it
+///     (lb_data_output.hpp: elements with their loads, the rank's own time as one non-migratable
+///     object, communication edges), keeping the objects still on this rank, with each load
+///     passed through the load model (default: the last phase's load predicts the next, so a
+///     replay of the dumped phase in lbsim sees exactly what the live strategy saw);
+///   - runs the strategy collectively on the LiveBackend;
+///   - migrates this rank's share of the plan and waits until every element has arrived;
+///   - reduces the statistics (balance_report.hpp) with one allreduce, prints the line on rank 0
+///     and appends the JSON line to --tessera_lb_stats_file.
+/// Errors: request() with an unknown strategy or argument throws tessera::Error before anything
+/// moves; a plan naming an object that is not an element here is fatal (a strategy bug).
+#include <tessera/collections/phase.hpp>
+#include <tessera/lb/manager/balance_report.hpp>
+#include <tessera/lb/manager/lb_flags.hpp>
+#include <tessera/lb/manager/live_backend.hpp>
+#include <tessera/lb/strategy.hpp>
+
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+
+namespace tessera::lb_manager {
+
+/// Predicts an object's load in the next phase (seconds) from what it measured in `phase`.
+using LoadModel = std::function<double(const lb::LbObject& measured, lb::PhaseId phase)>;
+
+/// This rank's LB input for the phase of `record`, as LB data output describes it (loads as
+/// measured, seconds).
+lb::StrategyInput strategy_input(const collections::PhaseRecord& record);
+
+class LbManager {
+ public:
+  /// Collective (creates the live backend). Reads the schedule file if the flags name one.
+  LbManager(Runtime& rt, Termination& termination, collections::PhaseManager& phases, const LbFlags& flags);
+
+  /// Balances at the next phase end with `strategy` and `args` ("key=value ..."), or with the
+  /// flags' strategy when `strategy` is empty. Every rank must make the same request. Throws
+  /// tessera::Error for an unknown strategy or argument, or when neither names a strategy.
+  void request(std::string strategy = {}, std::string args = {});
+  /// Replaces the load model; nullptr restores the default (measured load predicts the next).
+  void set_load_model(LoadModel model) { model_ = std::move(model); }
+
+  /// Collective: balances after the phase of `record` if the flags or a request say so and
+  /// returns the global report; nullopt when this phase does not balance.
+  std::optional<BalanceReport> phase_end(const collections::PhaseRecord& record);
+
+  /// This rank's share of the last plan applied (migrations off this rank).
+  const lb::Plan& last_plan() const { return last_plan_; }
+  /// The input the strategy saw on this rank at the last balancing (after the load model).
+  const lb::StrategyInput& last_input() const { return last_input_; }
+
+ private:
+  struct Choice {
+    std::string strategy;
+    std::string args;
+  };
+  std::optional<Choice> choose(lb::PhaseId phase);
+  BalanceReport balance(const collections::PhaseRecord& record, const Choice& choice);
+  void apply(const lb::Plan& plan);
+  void publish(const BalanceReport& report) const;
+
+  Runtime& rt_;
+  collections::PhaseManager& phases_;
+  const LbFlags& flags_;
+  lb::Registry registry_;
+  std::optional<lb::Schedule> schedule_;
+  LiveBackend backend_;
+  LoadModel model_;
+  std::optional<Choice> requested_;
+  lb::Plan last_plan_;
+  lb::StrategyInput last_input_;
+};
+
+}  // namespace tessera::lb_manager

@@ -1,0 +1,43 @@
+#include <tessera/lb/manager/lb_flags.hpp>
+#include <tessera/runtime/error.hpp>
+
+namespace tessera::lb_manager {
+
+void LbFlags::add_to(CLI::App& app) {
+  app.add_option("--tessera_lb_name", name, "Balance with this LB strategy (see --tessera_help_lb)");
+  app.add_option("--tessera_lb_interval", interval, "Balance after every phase p with p % N == 0");
+  app.add_option("--tessera_lb_args", args, "Strategy arguments, \"key=value ...\"");
+  app.add_option("--tessera_lb_file", file, "Per-phase LB schedule file (lines \"2 GreedyLB\", \"%100 TemperedLB fanout=4\")");
+  app.add_option("--tessera_lb_stats_file", stats_file, "Append one JSON line of LB statistics per balanced phase");
+  app.add_flag("--tessera_help_lb", help_lb, "Print every LB strategy with its keys, defaults and meaning");
+}
+
+void LbFlags::validate() const {
+  if (interval < 1)
+    throw Error("--tessera_lb_interval=" + std::to_string(interval) + ": expected an integer >= 1");
+  if (!name.empty() && !file.empty())
+    throw Error("--tessera_lb_name=" + name + " and --tessera_lb_file=" + file +
+                ": expected one of them (the file names a strategy on each line)");
+  if (!args.empty() && name.empty())
+    throw Error("--tessera_lb_args=\"" + args + "\": expected --tessera_lb_name to say which strategy takes them");
+  if (!name.empty()) {
+    try {
+      lb::Registry::builtin().validate(name, args);
+    } catch (const lb::ArgumentError& e) {
+      throw Error(std::string("--tessera_lb_name/--tessera_lb_args: ") + e.what());
+    }
+  }
+  (void)schedule();
+}
+
+std::optional<lb::Schedule> LbFlags::schedule() const {
+  if (file.empty()) return std::nullopt;
+  const lb::Registry registry = lb::Registry::builtin();
+  try {
+    return lb::Schedule::read(file, &registry);
+  } catch (const lb::ArgumentError& e) {
+    throw Error(std::string("--tessera_lb_file: ") + e.what());
+  }
+}
+
+}  // namespace tessera::lb_manager

@@ -1,0 +1,161 @@
+#include <tessera/lb/manager/lb_data_output.hpp>
+#include <tessera/lb/manager/lb_manager.hpp>
+#include <tessera/runtime/error.hpp>
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <set>
+#include <unordered_map>
+
+namespace tessera::lb_manager {
+
+namespace {
+double seconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+// The rank loads after a plan need the loads of the objects arriving here, which only their
+// senders know: each sender tells each destination, inside the backend's own epoch.
+struct Arrivals {
+  double load = 0.0;
+  void on_arrival(lb::comm::Context&, const double& arriving) { load += arriving; }
+};
+
+double arriving_load(lb::comm::Backend& backend, const lb::Plan& plan, const lb::StrategyInput& input) {
+  std::unordered_map<lb::ObjectId, double, lb::ObjectIdHash> loads;
+  for (const auto& object : input.objects) loads.emplace(object.id, object.load);
+  lb::comm::Team<Arrivals> team(backend, [](lb::Rank) { return Arrivals{}; });
+  const auto handler = team.handler<&Arrivals::on_arrival>();
+  team.step([&](Arrivals&, lb::comm::Context& ctx) {
+    for (const auto& m : plan.migrations) ctx.send(m.to, handler, loads.at(m.object));
+  });
+  team.run_until_quiet();
+  return team.local(input.rank).load;
+}
+}  // namespace
+
+lb::StrategyInput strategy_input(const collections::PhaseRecord& record) {
+  lb::RankData data;
+  data.rank = record.rank;
+  data.phases.push_back(to_lb_phase(record));
+  return lb::strategy_input(data, record.phase);
+}
+
+LbManager::LbManager(Runtime& rt, Termination& termination, collections::PhaseManager& phases, const LbFlags& flags)
+    : rt_(rt),
+      phases_(phases),
+      flags_(flags),
+      registry_(lb::Registry::builtin()),
+      schedule_(flags.schedule()),
+      backend_(rt, termination) {}
+
+void LbManager::request(std::string strategy, std::string args) {
+  if (strategy.empty()) {
+    if (flags_.name.empty())
+      throw Error("LB requested from code without a strategy: pass one or set --tessera_lb_name");
+    strategy = flags_.name;
+    if (args.empty()) args = flags_.args;
+  }
+  try {
+    registry_.validate(strategy, args);
+  } catch (const lb::ArgumentError& e) {
+    throw Error(std::string("LB requested from code: ") + e.what());
+  }
+  requested_ = Choice{std::move(strategy), std::move(args)};
+}
+
+std::optional<LbManager::Choice> LbManager::choose(lb::PhaseId phase) {
+  if (requested_) {
+    std::optional<Choice> choice = std::move(requested_);
+    requested_.reset();
+    return choice;
+  }
+  if (schedule_) {
+    if (const auto entry = schedule_->at(phase)) return Choice{entry->strategy, entry->args};
+    return std::nullopt;
+  }
+  if (!flags_.name.empty() && phase % flags_.interval == 0) return Choice{flags_.name, flags_.args};
+  return std::nullopt;
+}
+
+std::optional<BalanceReport> LbManager::phase_end(const collections::PhaseRecord& record) {
+  const std::optional<Choice> choice = choose(record.phase);
+  if (!choice) return std::nullopt;
+  const BalanceReport report = balance(record, *choice);
+  publish(report);
+  return report;
+}
+
+BalanceReport LbManager::balance(const collections::PhaseRecord& record, const Choice& choice) {
+  lb::StrategyInput input = strategy_input(record);
+  // An element that left during the phase (self-migration) is recorded here too; only the
+  // elements here now can be moved from here.
+  std::set<collections::ElementKey> here;
+  for (const auto& element : record.elements) {
+    const collections::CollectionBase* collection = phases_.find(element.key.collection);
+    if (collection == nullptr) continue;
+    for (std::uint64_t e : collection->local_elements()) here.insert({element.key.collection, e});
+  }
+  std::erase_if(input.objects, [&](const lb::LbObject& o) {
+    return o.id.is_seq && !here.contains({static_cast<std::uint64_t>(o.id.collection), o.id.value});
+  });
+  if (model_)
+    for (auto& object : input.objects) object.load = model_(object, record.phase);
+  last_input_ = input;
+
+  BalanceReport local;
+  local.phase = record.phase;
+  local.strategy = choice.strategy;
+  for (const auto& object : input.objects)
+    if (object.migratable) local.objects.add(object.load);
+  local.before.add(input.load());
+
+  const std::unique_ptr<lb::Strategy> strategy = registry_.create(choice.strategy, choice.args);
+  const auto strategy_start = std::chrono::steady_clock::now();
+  last_plan_ = strategy->run(backend_, std::span<const lb::StrategyInput>(&input, 1));
+  local.strategy_s = seconds_since(strategy_start);
+
+  double leaving = 0.0;
+  for (const auto& m : last_plan_.migrations) {
+    const auto it = std::find_if(input.objects.begin(), input.objects.end(),
+                                 [&](const lb::LbObject& o) { return o.id == m.object; });
+    if (it == input.objects.end() || !it->migratable || m.from != input.rank)
+      fatal("{} planned to move {} from rank {}, which is not a migratable object of rank {}", choice.strategy,
+            lb::to_string(m.object), m.from, input.rank);
+    leaving += it->load;
+  }
+  local.after.add(input.load() - leaving + arriving_load(backend_, last_plan_, input));
+  local.migrations = static_cast<std::int64_t>(last_plan_.migrations.size());
+
+  const auto migration_start = std::chrono::steady_clock::now();
+  apply(last_plan_);
+  local.migration_s = seconds_since(migration_start);
+  return reduce_report(rt_.collectives(), local);
+}
+
+void LbManager::apply(const lb::Plan& plan) {
+  for (const auto& m : plan.migrations) {
+    const collections::ElementKey key{static_cast<std::uint64_t>(m.object.collection), m.object.value};
+    if (!m.object.is_seq || !phases_.migrate(key, static_cast<int>(m.to)))
+      fatal("the LB plan moves {} from rank {}, but it is not an element on that rank", lb::to_string(m.object),
+            m.from);
+  }
+  // Collective: returns once every element sent anywhere has been reconstructed at its new rank.
+  rt_.drain();
+}
+
+void LbManager::publish(const BalanceReport& report) const {
+  if (rt_.rank() != 0) return;
+  fmt::print("{}\n", report.line());
+  std::fflush(stdout);
+  if (flags_.stats_file.empty()) return;
+  std::ofstream out(flags_.stats_file, std::ios::app);
+  if (!(out << report.json() << '\n'))
+    fatal("--tessera_lb_stats_file={}: cannot append the LB statistics (expected a writable file)", flags_.stats_file);
+}
+
+}  // namespace tessera::lb_manager

@@ -1,0 +1,65 @@
+// The typed communication suite (tests/lb/core/comm_suite.hpp) over the live backend: one rank
+// per MPI process, messages as runtime active messages, quiet = the end of a collective epoch.
+#include "../core/comm_suite.hpp"
+
+#include <tessera/lb/manager/live_backend.hpp>
+#include <tessera/runtime/collectives.hpp>
+
+#include <gtest/gtest.h>
+
+namespace tessera::lb::comm::testing {
+namespace {
+
+// Set once by main before any test runs: the suite's factory has no arguments.
+struct LiveServices {
+  Runtime* runtime = nullptr;
+  Termination* termination = nullptr;
+};
+LiveServices& services() {
+  static LiveServices s;
+  return s;
+}
+
+struct LiveFactory {
+  static std::unique_ptr<Backend> make() {
+    return std::make_unique<lb_manager::LiveBackend>(*services().runtime, *services().termination);
+  }
+};
+
+}  // namespace
+
+INSTANTIATE_TYPED_TEST_SUITE_P(Live, CommSuite, LiveFactory);
+
+namespace {
+
+TEST(LiveBackend, EveryMessageOfAStepIsHandledBeforeQuietReturns) {
+  lb_manager::LiveBackend backend(*services().runtime, *services().termination);
+  Team<CascadeRank> team(backend, [](Rank) { return CascadeRank{}; });
+  const auto h = team.handler<&CascadeRank::on_spawn>();
+  // Two rounds through the same backend: the second epoch starts where the first ended.
+  for (int round = 1; round <= 2; ++round) {
+    team.step([&](CascadeRank& self, Context& ctx) {
+      self.spawn = h;
+      ctx.send((ctx.rank() + 1) % ctx.size(), h, Spawn{3});
+    });
+    team.run_until_quiet();
+    EXPECT_EQ(team.local(backend.local_ranks().front()).handled, round * 15);
+  }
+}
+
+}  // namespace
+}  // namespace tessera::lb::comm::testing
+
+int main(int argc, char** argv) {
+  tessera::Runtime rt(argc, argv);
+  tessera::TerminationFlags flags;
+  tessera::Termination termination(rt, flags);
+  tessera::lb::comm::testing::services() = {&rt, &termination};
+  ::testing::InitGoogleTest(&argc, argv);
+  if (rt.rank() != 0) {
+    auto& listeners = ::testing::UnitTest::GetInstance()->listeners();
+    delete listeners.Release(listeners.default_result_printer());
+  }
+  const int failed = RUN_ALL_TESTS();
+  return rt.collectives().allreduce(failed, tessera::op::max{});
+}
