@@ -33,14 +33,6 @@ EpochRecord& EpochTable::record(EpochId epoch) {
     EpochRecord& rec = it->second;
     rec.id = epoch;
     ++open_epochs_;
-    if (!is_rooted_epoch(epoch)) {
-      // Every rank opens a collective epoch, so its first wave needs no request: each rank
-      // answers as soon as it and its subtree have finished (a convergecast, like a barrier's).
-      rec.wave = 1;
-      rec.wave_open = true;
-      rec.wave_children_left = tree_children(epoch).size();
-      rec.wave_running = wave_root(epoch) == rt_.rank();
-    }
   }
   return it->second;
 }
@@ -62,7 +54,9 @@ EpochId EpochTable::open(bool collective) {
   rec.opened = true;
   rec.parent = rt_.current_epoch();
   unit_opened(rec.parent);
-  if (uses_waves(epoch) && wave_root(epoch) == rt_.rank()) wave_roots_.push_back(epoch);
+  // Every rank starts the butterfly waves of a collective epoch; the root those of a rooted one.
+  if (uses_waves(epoch) && (!is_rooted_epoch(epoch) || wave_root(epoch) == rt_.rank()))
+    wave_roots_.push_back(epoch);
   last_activity_ = wall_time();
   return epoch;
 }
@@ -76,7 +70,8 @@ void EpochTable::finish(EpochId epoch) {
   if (!rec->opened) fatal("{} was finished on rank {}, which never opened it", epoch_name(epoch), rt_.rank());
   if (rec->finished) fatal("{} was finished twice on rank {}", epoch_name(epoch), rt_.rank());
   rec->finished = true;
-  if (uses_waves(epoch)) try_answer_wave(*rec);
+  if (!is_rooted_epoch(epoch)) butterfly_start(*rec);
+  else if (uses_waves(epoch)) try_answer_wave(*rec);
   else ds_check(*rec);
 }
 
@@ -151,7 +146,7 @@ void EpochTable::unit_ended(EpochId parent) {
   if (!uses_waves(parent)) {
     --rec.deficit;
     ds_check(rec);
-  } else {
+  } else if (is_rooted_epoch(parent)) {
     try_answer_wave(rec);
   }
 }
@@ -175,7 +170,8 @@ bool EpochTable::poll() {
   for (std::size_t i = 0; i < wave_roots_.size(); ++i) {
     EpochRecord* rec = find(wave_roots_[i]);
     if (rec != nullptr && rec->finished && !rec->wave_running && now >= rec->next_wave_at) {
-      start_wave(*rec);
+      if (is_rooted_epoch(rec->id)) start_wave(*rec);
+      else butterfly_start(*rec);
       did = true;
     }
   }

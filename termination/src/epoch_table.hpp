@@ -1,9 +1,11 @@
 #pragma once
 // The per-rank engine behind Termination: one record per epoch this rank has seen, the
-// message observer that counts each epoch's messages, and the system handlers of the two
-// detectors (waves: wave_detector.cpp; Dijkstra-Scholten: ds_detector.cpp).
+// message observer that counts each epoch's messages, and the system handlers of the detectors:
+// collective epochs by butterfly waves (butterfly_waves.cpp); rooted epochs by Dijkstra-Scholten
+// (ds_detector.cpp) or by tree waves rooted at the root (wave_detector.cpp).
 #include <tessera/termination/termination.hpp>
 
+#include <map>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -36,6 +38,10 @@ struct EpochRecord {
   std::uint64_t last_handled = ~0ull;
   std::uint64_t waves_run = 0;
 
+  // Butterfly waves (collective epochs): the round this rank waits for, and parts that came early.
+  int butterfly_round = 0;
+  std::map<std::pair<std::uint64_t, int>, std::pair<std::uint64_t, std::uint64_t>> butterfly_early;
+
   // Dijkstra-Scholten: messages (and inner epochs) not yet acknowledged, and the parent edge.
   std::int64_t deficit = 0;
   bool engaged = false;
@@ -65,6 +71,7 @@ class EpochTable final : public MessageObserver {
   void wave_reply(EpochId epoch, std::uint64_t wave, std::uint64_t sent, std::uint64_t handled);
   void epoch_ended(EpochId epoch);
   void ds_ack(EpochId epoch, std::uint64_t count);
+  void butterfly_part(EpochId epoch, std::uint64_t wave, int round, std::uint64_t sent, std::uint64_t handled);
 
  private:
   EpochRecord& record(EpochId epoch);
@@ -78,6 +85,11 @@ class EpochTable final : public MessageObserver {
   void start_wave(EpochRecord& rec);
   void evaluate_wave(EpochRecord& rec, std::uint64_t sent, std::uint64_t handled);
   void ds_check(EpochRecord& rec);
+  int butterfly_width() const;
+  void butterfly_start(EpochRecord& rec);
+  void butterfly_send_round(EpochRecord& rec);
+  void butterfly_advance(EpochRecord& rec);
+  void butterfly_decide(EpochRecord& rec, std::uint64_t sent, std::uint64_t handled);
   void end_epoch(EpochId epoch);
   void unit_opened(EpochId parent);
   void unit_ended(EpochId parent);
@@ -96,7 +108,7 @@ class EpochTable final : public MessageObserver {
   bool rooted_by_waves_;
   std::unordered_map<EpochId, EpochRecord> epochs_;
   std::unordered_set<EpochId> ended_;
-  std::vector<EpochId> wave_roots_;  // open epochs whose waves this rank runs
+  std::vector<EpochId> wave_roots_;  // open epochs whose waves this rank starts
   std::vector<int> ack_to_;          // per delivery in progress: whom to acknowledge, -1 none
   std::uint64_t collective_sequence_ = 0;
   std::uint64_t rooted_sequence_ = 0;

@@ -1,9 +1,9 @@
-// Four-counter waves (Mattern 1987) over the spanning tree rooted at the epoch's wave root.
+// Four-counter waves (Mattern 1987) for rooted epochs under --tessera_rooted_detection=wave, over
+// the spanning tree rooted at the epoch's root (collective epochs use butterfly_waves.cpp).
 //
 // A wave request travels down the tree; each rank answers its parent with the sums of
 // (sent, handled) over its subtree once every child has answered and the rank itself has
-// finished its part of the epoch. A collective epoch's first wave starts without a request
-// (every rank knows the epoch), see EpochTable::record. The root ends the epoch when two consecutive waves return
+// finished its part of the epoch (for a rooted epoch only the root has a part to finish). The root ends the epoch when two consecutive waves return
 // the same sums and sent == handled; otherwise it starts the next wave after a back-off.
 #include "epoch_table.hpp"
 
@@ -43,8 +43,7 @@ void EpochTable::wave_reply(EpochId epoch, std::uint64_t wave, std::uint64_t sen
 
 void EpochTable::try_answer_wave(EpochRecord& rec) {
   if (!rec.wave_open || rec.wave_children_left > 0) return;
-  // A collective epoch waits for every rank's finish(); a rooted one only for its root's.
-  const bool ready = is_rooted_epoch(rec.id) && wave_root(rec.id) != rt_.rank() ? true : rec.finished;
+  const bool ready = wave_root(rec.id) != rt_.rank() || rec.finished;
   if (!ready) return;
   rec.wave_open = false;
   const std::uint64_t sent = rec.wave_sent + rec.sent;
