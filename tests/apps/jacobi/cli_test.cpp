@@ -11,14 +11,14 @@
 
 namespace {
 
-struct Run {
+struct Outcome {
   int iterations = 0;
   std::string residual_bits;
   std::string fingerprint;
 };
 
 // The JSON summary of one run (the last line of its output); a failed run fails the test.
-Run run_jacobi(int ranks, const std::string& args) {
+Outcome run_jacobi(int ranks, const std::string& args) {
   const std::string command = std::string(TESSERA_TEST_MPIRUN) + " -np " + std::to_string(ranks) + " " +
                               TESSERA_JACOBI_BINARY + " --report=json " + args + " 2>&1";
   std::string output;
@@ -38,11 +38,11 @@ Run run_jacobi(int ranks, const std::string& args) {
   while (!output.empty() && output.back() == '\n') output.pop_back();
   const auto json = nlohmann::json::parse(output.substr(output.rfind('\n') + 1));
   EXPECT_EQ(json.at("ranks").get<int>(), ranks);
-  return Run{json.at("iterations").get<int>(), json.at("residual_bits").get<std::string>(),
+  return Outcome{json.at("iterations").get<int>(), json.at("residual_bits").get<std::string>(),
              json.at("fingerprint").get<std::string>()};
 }
 
-void expect_same(const Run& expected, const Run& actual, const std::string& what) {
+void expect_same(const Outcome& expected, const Outcome& actual, const std::string& what) {
   EXPECT_EQ(actual.iterations, expected.iterations) << what;
   EXPECT_EQ(actual.residual_bits, expected.residual_bits) << what;
   EXPECT_EQ(actual.fingerprint, expected.fingerprint) << what;
@@ -51,7 +51,7 @@ void expect_same(const Run& expected, const Run& actual, const std::string& what
 constexpr const char* kGrid = "--ny 24 --nx 30 --iterations 40";
 
 TEST(JacobiModes, MpiOnOneTwoAndFourRanksAgree) {
-  const Run reference = run_jacobi(1, std::string("--mode mpi ") + kGrid);
+  const Outcome reference = run_jacobi(1, std::string("--mode mpi ") + kGrid);
   EXPECT_EQ(reference.iterations, 40);
   EXPECT_EQ(reference.residual_bits.size(), 16U);
   expect_same(reference, run_jacobi(2, std::string("--mode mpi ") + kGrid), "mpi on 2 ranks");
@@ -59,7 +59,7 @@ TEST(JacobiModes, MpiOnOneTwoAndFourRanksAgree) {
 }
 
 TEST(JacobiModes, TilesMatchMpiForSeveralTilings) {
-  const Run reference = run_jacobi(1, std::string("--mode mpi ") + kGrid);
+  const Outcome reference = run_jacobi(1, std::string("--mode mpi ") + kGrid);
   struct Case {
     int ranks;
     const char* tiles;
@@ -73,7 +73,7 @@ TEST(JacobiModes, TilesMatchMpiForSeveralTilings) {
 
 TEST(JacobiModes, ToleranceStopsBothModesAtTheSameSweep) {
   const std::string args = "--ny 12 --nx 12 --iterations 500 --tolerance 1e-3";
-  const Run mpi = run_jacobi(2, "--mode mpi " + args);
+  const Outcome mpi = run_jacobi(2, "--mode mpi " + args);
   EXPECT_GT(mpi.iterations, 1);
   EXPECT_LT(mpi.iterations, 500);
   expect_same(mpi, run_jacobi(2, "--mode tiles --tiles 3x3 " + args), "tiles 3x3 with a tolerance");
