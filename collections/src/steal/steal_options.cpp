@@ -39,7 +39,8 @@ std::string steal_keys_help() {
          "(default 2); n=N tasks between network polls (default 256); threshold=N queued tasks a "
          "success_only victim must exceed (default 1); capacity=N tasks per rank's deque "
          "(default 262144); retentive=0|1 re-seed each rank with the tasks it ran (default 0); "
-         "seed=N victim choice seed";
+         "seed=N victim choice seed; spin_us=N idle polling before napping (default 20); "
+         "sleep_us=N longest idle nap (default 100)";
 }
 
 void parse_steal_keys(StealOptions& options, const std::vector<std::string>& items) {
@@ -57,9 +58,11 @@ void parse_steal_keys(StealOptions& options, const std::vector<std::string>& ite
     else if (key == "capacity") options.capacity = parse_integer(item, value, 2, std::int64_t{1} << 40);
     else if (key == "retentive") options.retentive = parse_integer(item, value, 0, 1) == 1;
     else if (key == "seed") options.seed = static_cast<std::uint64_t>(parse_integer(item, value, 0, kMax));
+    else if (key == "spin_us") options.spin_us = static_cast<std::int32_t>(parse_integer(item, value, 0, kMax));
+    else if (key == "sleep_us") options.sleep_us = static_cast<std::int32_t>(parse_integer(item, value, 1, kMax));
     else
       throw Error(fmt::format("unknown steal key '{}' in '{}': expected w, l, n, threshold, capacity, "
-                              "retentive or seed", key, item));
+                              "retentive, seed, spin_us or sleep_us", key, item));
   }
 }
 

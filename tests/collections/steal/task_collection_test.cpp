@@ -139,7 +139,7 @@ TEST(TaskCollection, RestoreSeedsExactlyTheTasksEachRankRan) {
 
 TEST(StealOptions, KeysAndPoliciesAreValidated) {
   StealOptions options;
-  parse_steal_keys(options, {"w=3", "l=4", "n=64", "threshold=5", "capacity=1024", "retentive=1", "seed=9"});
+  parse_steal_keys(options, {"w=3", "l=4", "n=64", "threshold=5", "capacity=1024", "retentive=1", "seed=9", "spin_us=0", "sleep_us=7"});
   EXPECT_EQ(options.w, 3);
   EXPECT_EQ(options.l, 4);
   EXPECT_EQ(options.n, 64);
@@ -147,6 +147,8 @@ TEST(StealOptions, KeysAndPoliciesAreValidated) {
   EXPECT_EQ(options.capacity, 1024);
   EXPECT_TRUE(options.retentive);
   EXPECT_EQ(options.seed, 9U);
+  EXPECT_EQ(options.spin_us, 0);
+  EXPECT_EQ(options.sleep_us, 7);
   EXPECT_EQ(parse_policy("success_only"), Policy::success_only);
   auto message = [](auto&& f) {
     try {
@@ -162,7 +164,7 @@ TEST(StealOptions, KeysAndPoliciesAreValidated) {
   EXPECT_EQ(message([&] { parse_steal_keys(options, {"n=x"}); }), "steal key 'n=x': expected an integer in [1, 2147483647]");
   EXPECT_EQ(message([&] { parse_steal_keys(options, {"w"}); }), "steal key 'w': expected key=value");
   EXPECT_EQ(message([&] { parse_steal_keys(options, {"z=2"}); }),
-            "unknown steal key 'z' in 'z=2': expected w, l, n, threshold, capacity, retentive or seed");
+            "unknown steal key 'z' in 'z=2': expected w, l, n, threshold, capacity, retentive, seed, spin_us or sleep_us");
 }
 
 }  // namespace

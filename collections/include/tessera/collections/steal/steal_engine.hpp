@@ -22,6 +22,7 @@
 #include "tessera/collections/steal/steal_stats.hpp"
 
 #include <tessera/runtime/collectives.hpp>
+#include <tessera/runtime/idle_policy.hpp>
 #include <tessera/runtime/objgroup.hpp>
 #include <tessera/runtime/timer.hpp>
 #include <tessera/termination/termination.hpp>
@@ -88,7 +89,14 @@ class StealEngine {
     epoch_ = term_.open_collective();
     term_.run_in(epoch_, [this] { resume(); });
     term_.finish(epoch_);
-    term_.wait(epoch_);
+    // Not term_.wait(): its idling is the runtime's general one (steal_options.hpp says why
+    // thieves need a shorter one).
+    IdleBackoff idle(options_.spin_us, 0, options_.sleep_us);
+    while (!term_.terminated(epoch_)) {
+      if (rt_.progress()) idle.reset();
+      else idle.wait();
+    }
+    rt_.flush();
     active_ = false;
     const double seconds = wall_time() - start;
     stats_.steal_seconds = seconds - stats_.work_seconds;
