@@ -71,7 +71,14 @@ TEST(PicCli, UnwritableDumpFile) {
                   "--dump_particles /nonexistent/dir/p.txt: cannot open the file");
 }
 
-TEST(PicCli, AmtModeNeedsTheCollectionsLayer) { expect_rejected(2, "--mode=amt", "needs the collections layer"); }
+TEST(PicCli, RuntimeFlagsNeedTheAmtMode) {
+  expect_rejected(2, "--L 24 --tessera_lb_load_clock cpu", "--tessera_lb_load_clock: the --tessera_ flags");
+}
+
+TEST(PicCli, AmtTilesSmallerThanTheTravel) {
+  // 24 colors per rank on 2 ranks: 12 x 4 colors of 2 cells across on a 24-cell grid, k = 1.
+  expect_rejected(2, "--mode=amt --L 24 --k 1 --distribution SINUSOIDAL", "narrower than a particle's per-step travel");
+}
 
 TEST(PicCli, JsonReportIsTheLastLine) {
   const Outcome o = run_pic(2, "--L 48 --n 5000 --steps 12 --distribution SINUSOIDAL --report=json");
@@ -96,6 +103,19 @@ TEST(PicCli, JsonReportIsTheLastLine) {
     EXPECT_TRUE(report.contains(key)) << key;
   }
   EXPECT_GE(report.at("update_max_s").get<double>(), report.at("update_avg_s").get<double>());
+}
+
+TEST(PicCli, AmtJsonReportTakesTheRuntimeFlags) {
+  const Outcome o = run_pic(2, "--mode=amt --L 48 --n 5000 --steps 6 --colors_per_rank 4 --distribution "
+                               "SINUSOIDAL --tessera_lb_load_clock cpu --report=json");
+  ASSERT_EQ(o.exit_code, 0) << o.output;
+  const nlohmann::json report = nlohmann::json::parse(o.output.substr(o.output.rfind('{')));
+  EXPECT_EQ(report.at("mode"), "amt");
+  EXPECT_EQ(report.at("lb"), "none");
+  EXPECT_EQ(report.at("ranks"), 2);
+  EXPECT_EQ(report.at("steps"), 6);
+  EXPECT_EQ(report.at("validated"), true);
+  EXPECT_EQ(report.at("migrations"), 0);
 }
 
 TEST(PicCli, TextReportShowsStepsAndSummary) {

@@ -1,12 +1,179 @@
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <array>
+#include <string>
+#include <vector>
+
+#include <tessera/tessera.hpp>
+
+#include "tessera/pic/decomposition.hpp"
+#include "tessera/pic/driver/collective.hpp"
+#include "tessera/pic/driver/color.hpp"
 #include "tessera/pic/driver/modes.hpp"
-#include "tessera/pic/error.hpp"
+#include "tessera/pic/driver/own_communicator.hpp"
+#include "tessera/pic/id_table.hpp"
 
 namespace tessera::pic::driver {
 
-RunSummary run_amt(const Options& /*options*/, MPI_Comm /*comm*/) {
-  throw InputError(
-      "--mode=amt: the AMT mode holds its colors in a migratable Tessera collection and needs the "
-      "collections layer, which this build does not provide yet; use --mode=spmd");
+namespace {
+
+using collections::Index2D;
+
+// argv for tessera::Context: a program name, then the runtime's flags. Context removes what it
+// parses, so the storage outlives the call and the pointers may be rearranged.
+class RuntimeArgv {
+ public:
+  explicit RuntimeArgv(const std::vector<std::string>& flags) : storage_{"tessera-pic"} {
+    storage_.insert(storage_.end(), flags.begin(), flags.end());
+    for (std::string& s : storage_) {
+      pointers_.push_back(s.data());
+    }
+    pointers_.push_back(nullptr);
+    argc_ = static_cast<int>(storage_.size());
+    argv_ = pointers_.data();
+  }
+  int& argc() { return argc_; }
+  char**& argv() { return argv_; }
+
+ private:
+  std::vector<std::string> storage_;
+  std::vector<char*> pointers_;
+  int argc_ = 0;
+  char** argv_ = nullptr;
+};
+
+// What the per-step SPMD region reduces: particles held (in tiles and inboxes) and momentum.
+struct Census {
+  std::array<double, 3> values{};  // count, sum v_x, sum v_y
+};
+
+Census census(const collections::CollectionProxy<Color>& colors) {
+  Census c;
+  colors.manager().for_each_local([&c](const Color& color) {
+    c.values[0] += static_cast<double>(color.held());
+    const std::array<double, 2> p = color.momentum();
+    c.values[1] += p[0];
+    c.values[2] += p[1];
+  });
+  return c;
+}
+
+std::uint64_t count_arrivals(const std::vector<std::uint64_t>& before, const std::vector<std::uint64_t>& after) {
+  std::vector<std::uint64_t> arrived;
+  std::set_difference(after.begin(), after.end(), before.begin(), before.end(), std::back_inserter(arrived));
+  return arrived.size();
+}
+
+void print_header(const Options& options, const TileGrid& grid, int ranks, std::uint64_t placed,
+                  const std::string& lb) {
+  const Problem& problem = options.problem;
+  const CellRect first = grid.rect({0, 0});
+  fmt::print("tessera-pic: mode amt, {} rank(s), {} x {} colors ({} per rank) of about {} x {} cells, lb {}\n",
+             ranks, grid.tiles_x(), grid.tiles_y(), options.colors_per_rank, first.width, first.height, lb);
+  fmt::print("  L {}, {}, k {}, m {}, {} steps, {} particles placed (n = {})\n", problem.grid_size,
+             problem.distribution.describe(), problem.k, problem.m, options.steps, placed, problem.particles);
+  std::fflush(stdout);
+}
+
+}  // namespace
+
+RunSummary run_amt(const Options& options, MPI_Comm parent) {
+  const Problem& problem = options.problem;
+  OwnCommunicator own(parent);
+  const MPI_Comm comm = own.get();
+  int rank = 0;
+  int ranks = 0;
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm_size(comm, &ranks);
+
+  // Input errors first, while every rank can still stop together with one message.
+  problem.validate();
+  const Decomposition decomposition(problem, ranks, options.colors_per_rank);
+  const TileGrid& grid = decomposition.colors();
+  check_writable(comm, "--dump_particles", options.dump_particles);
+
+  RuntimeArgv runtime_argv(options.tessera_args);
+  Context ctx(runtime_argv.argc(), runtime_argv.argv(), comm);
+  Runtime& rt = ctx.runtime();
+
+  // The element at index (i, j) is color (i, j); it starts on the rank whose block holds it.
+  collections::Mapper<2> home = [&decomposition, &grid](const Index2D& idx, const Index2D&, int) {
+    return static_cast<int>(decomposition.home_rank(grid.index({idx[0], idx[1]})));
+  };
+  auto colors = collections::make_mapped_collection<Color>(rt, Index2D{grid.tiles_x(), grid.tiles_y()}, home,
+                                                           problem.grid_size, grid.tiles_x(), grid.tiles_y());
+  IdTable ids(grid);
+  colors.manager().for_each_local(
+      [&](Color& c) { ids.record({c.index()[0], c.index()[1]}, c.tile().draw(problem)); });
+  combine_id_table(comm, ids);
+  colors.manager().for_each_local(
+      [&](Color& c) { c.tile().place(problem, ids.first_ids({c.index()[0], c.index()[1]})); });
+
+  const std::string lb = balancer_label(options.tessera_args);
+  if (rank == 0 && !options.json) {
+    print_header(options, grid, ranks, ids.total(), lb);
+  }
+
+  StepRecorder recorder(comm, options.json ? 0 : options.print_every);
+  bool conserved = true;
+  double phase_end_s = 0.0;
+  std::uint64_t arrivals = 0;
+  for (std::int64_t step = 1; step <= options.steps; ++step) {
+    if (rank == 0) {
+      colors.broadcast<&Color::advance>(step);
+    }
+    rt.drain();
+
+    RankSample mine;
+    colors.manager().for_each_local([&mine](const Color& c) {
+      mine.update += c.last_update();
+      mine.particles += c.last_moved();
+    });
+    // The SPMD region of the step, on the application's communicator, as EMPIRE's field solve.
+    Census total = census(colors);
+    MPI_Allreduce(MPI_IN_PLACE, total.values.data(), 3, MPI_DOUBLE, MPI_SUM, comm);
+    conserved = conserved && total.values[0] == static_cast<double>(ids.total());
+    recorder.record(step, mine);
+
+    // The phase closes after the drain and the SPMD region, so its time is the LB manager's work
+    // (strategy and migration) and the close itself, not waiting for the slowest rank's update.
+    const std::vector<std::uint64_t> before = colors.manager().local_elements();
+    const double start = MPI_Wtime();
+    ctx.phase_end();
+    phase_end_s += MPI_Wtime() - start;
+    arrivals += count_arrivals(before, colors.manager().local_elements());
+  }
+
+  Verification mine_check;
+  std::vector<Particle> mine_particles;
+  colors.manager().for_each_local([&](Color& c) {
+    c.settle();
+    mine_check.merge(c.tile().verify(problem, options.steps));
+    mine_particles.insert(mine_particles.end(), c.tile().particles().begin(), c.tile().particles().end());
+  });
+  const Verification checked = reduce_verification(comm, mine_check);
+  if (!options.dump_particles.empty()) {
+    dump_particles(comm, mine_particles, options.dump_particles);
+  }
+  double lb_s = 0.0;
+  MPI_Allreduce(&phase_end_s, &lb_s, 1, MPI_DOUBLE, MPI_MAX, comm);
+  std::uint64_t migrations = 0;
+  MPI_Allreduce(&arrivals, &migrations, 1, MPI_UINT64_T, MPI_SUM, comm);
+  colors.destroy();
+
+  RunSummary summary;
+  summary.mode = "amt";
+  summary.lb = lb;
+  summary.ranks = ranks;
+  summary.steps = options.steps;
+  summary.particles = ids.total();
+  summary.validated = conserved && checked.passed(ids.total());
+  summary.lb_s = lb_s;
+  summary.migrations = migrations;
+  summary.per_step = recorder.records();
+  add_totals(summary);
+  return summary;
 }
 
 }  // namespace tessera::pic::driver

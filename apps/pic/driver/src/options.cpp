@@ -3,6 +3,8 @@
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <string_view>
 #include <vector>
 
 #include "tessera/pic/error.hpp"
@@ -17,7 +19,38 @@ void require(bool ok, const std::string& message) {
   }
 }
 
+constexpr std::string_view kTesseraPrefix = "--tessera_";
+
+bool is_tessera_flag(std::string_view arg) { return arg.starts_with(kTesseraPrefix); }
+
+// A value of "--tessera_x" may be the next argument; tessera-pic has no positional arguments, so a
+// following argument that is not a flag can only be that value.
+bool takes_next(std::string_view flag, int i, int argc, const char* const* argv) {
+  return flag.find('=') == std::string_view::npos && i + 1 < argc && argv[i + 1][0] != '-';
+}
+
+// Value of `--name=v` or `--name v` among the runtime arguments, or "".
+std::string value_of(const std::vector<std::string>& args, std::string_view name) {
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const std::string_view arg = args[i];
+    if (arg == name && i + 1 < args.size()) {
+      return args[i + 1];
+    }
+    if (arg.starts_with(name) && arg.size() > name.size() && arg[name.size()] == '=') {
+      return std::string(arg.substr(name.size() + 1));
+    }
+  }
+  return "";
+}
+
 }  // namespace
+
+std::string balancer_label(const std::vector<std::string>& tessera_args) {
+  if (std::string name = value_of(tessera_args, "--tessera_lb_name"); !name.empty()) {
+    return name;
+  }
+  return value_of(tessera_args, "--tessera_lb_file").empty() ? "none" : "lb_file";
+}
 
 ParseResult parse_options(int argc, const char* const* argv) {
   Options options;
@@ -52,9 +85,21 @@ ParseResult parse_options(int argc, const char* const* argv) {
   app.add_option("--colors_per_rank", options.colors_per_rank, "AMT mode: colors (tiles) per rank")
       ->capture_default_str();
 
+  std::vector<const char*> own{argv, argv + std::min(argc, 1)};
+  for (int i = 1; i < argc; ++i) {
+    if (!is_tessera_flag(argv[i])) {
+      own.push_back(argv[i]);
+      continue;
+    }
+    options.tessera_args.emplace_back(argv[i]);
+    if (takes_next(argv[i], i, argc, argv)) {
+      options.tessera_args.emplace_back(argv[++i]);
+    }
+  }
+
   ParseResult result;
   try {
-    app.parse(argc, argv);
+    app.parse(static_cast<int>(own.size()), own.data());
     options.json = report == "json";
     problem.distribution = Distribution::parse(distribution);
     require(options.steps >= 1, fmt::format("--steps {}: expected at least 1 step", options.steps));
@@ -62,6 +107,11 @@ ParseResult parse_options(int argc, const char* const* argv) {
             fmt::format("--print_every {}: expected 0 (never) or a positive interval", options.print_every));
     require(options.colors_per_rank >= 1,
             fmt::format("--colors_per_rank {}: expected at least 1 color per rank", options.colors_per_rank));
+    if (!options.tessera_args.empty() && options.mode != "amt") {
+      throw InputError(fmt::format("{}: the --tessera_ flags configure the Tessera runtime, which only "
+                                   "--mode=amt starts; add --mode=amt or drop them",
+                                   options.tessera_args.front()));
+    }
     problem.validate();
   } catch (const CLI::CallForHelp&) {
     result.message = app.help();

@@ -5,29 +5,13 @@
 #include "tessera/pic/driver/collective.hpp"
 #include "tessera/pic/driver/modes.hpp"
 #include "tessera/pic/driver/neighbour_exchange.hpp"
+#include "tessera/pic/driver/own_communicator.hpp"
 #include "tessera/pic/decomposition.hpp"
 #include "tessera/pic/id_table.hpp"
 #include "tessera/pic/tile.hpp"
 #include "tessera/pic/tile_grid.hpp"
 
 namespace tessera::pic::driver {
-
-namespace {
-
-// The mode's own duplicate of the application's communicator, so its tags never meet other traffic.
-class OwnCommunicator {
- public:
-  explicit OwnCommunicator(MPI_Comm parent) { MPI_Comm_dup(parent, &comm_); }
-  ~OwnCommunicator() { MPI_Comm_free(&comm_); }
-  OwnCommunicator(const OwnCommunicator&) = delete;
-  OwnCommunicator& operator=(const OwnCommunicator&) = delete;
-  MPI_Comm get() const { return comm_; }
-
- private:
-  MPI_Comm comm_ = MPI_COMM_NULL;
-};
-
-}  // namespace
 
 RunSummary run_spmd(const Options& options, MPI_Comm parent) {
   const Problem& problem = options.problem;

@@ -8,9 +8,15 @@
 /// `--distribution` takes the benchmark's spelling: GEOMETRIC rho | SINUSOIDAL | LINEAR alpha beta
 /// | PATCH xl xr yb yt (inclusive cell bounds). With no arguments the run is the default input of
 /// issue 7: L = 960, a PATCH 0 239 0 239 drifting diagonally (k = 0, m = 1), n = 100000, 300 steps.
+///
+/// Arguments starting with `--tessera_` (and the value after one written without '=') are not
+/// tessera-pic's: they are kept in `tessera_args` for the Tessera runtime of `--mode=amt`, which
+/// parses them itself (balancer, interval, load clock, LB data...). With `--mode=spmd` they are an
+/// error, since no runtime is started there.
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "tessera/pic/problem.hpp"
 
@@ -25,6 +31,7 @@ struct Options {
   std::string dump_particles;     ///< file for the final particles sorted by id; empty: none
   std::string step_log;           ///< CSV file of the per-step statistics; empty: none
   std::int64_t colors_per_rank = 24;  ///< AMT only: tiles (colors) per rank
+  std::vector<std::string> tessera_args;  ///< AMT only: the `--tessera_` flags, in order
 };
 
 /// Either options to run with, or the text to print and the exit code (help: 0, error: 1).
@@ -37,5 +44,9 @@ struct ParseResult {
 /// Parses argv (argv[0] is the program name). Every rank gets the same result for the same argv, so
 /// all ranks stop together on a bad flag.
 ParseResult parse_options(int argc, const char* const* argv);
+
+/// The balancer a run uses according to its `--tessera_` flags: the value of --tessera_lb_name,
+/// "lb_file" when only --tessera_lb_file chooses the phases, else "none".
+std::string balancer_label(const std::vector<std::string>& tessera_args);
 
 }  // namespace tessera::pic::driver

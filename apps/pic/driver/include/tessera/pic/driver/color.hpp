@@ -1,0 +1,90 @@
+#pragma once
+/// A color of the AMT mode: one tile of the overdecomposed grid as a migratable collection element.
+///
+/// The collection is 2-D with bounds (tiles_x, tiles_y) of Decomposition::colors(); the element at
+/// index (i, j) owns tile (i, j). One step of a color is one handler, `advance(step)`, delivered by
+/// a broadcast: it first accepts the particles its neighbours sent during the previous step, then
+/// moves every particle (the timed particle update, and therefore the color's load in the phase),
+/// then sends each non-empty bucket of departures to the neighbour color in that direction as an
+/// element message, `arrive(step, bytes)`.
+///
+/// Arrivals are tagged with the step that produced them because a neighbour may run step s before
+/// this color does: its step-s particles must wait until this color has moved its own, or they
+/// would move twice. The inbox is part of the migrated state, so a color can move between ranks
+/// with particles still waiting in it.
+#include <array>
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include <cereal/types/vector.hpp>
+
+#include <tessera/collections.hpp>
+
+#include "tessera/pic/particle.hpp"
+#include "tessera/pic/tile.hpp"
+#include "tessera/pic/timing.hpp"
+
+namespace tessera::pic::driver {
+
+/// Particles that reached a color, with the step they moved in.
+struct ArrivalBatch {
+  std::int64_t step = 0;
+  std::vector<Particle> particles;
+
+  template <class Archive>
+  void serialize(Archive& archive) {
+    archive(step, particles);
+  }
+};
+
+class Color : public collections::Element<Color, 2> {
+ public:
+  /// The state a migration deserializes into.
+  Color() = default;
+
+  /// An empty color for tile `idx` = (i, j) of a tiles_x x tiles_y grid of side `grid_size` cells.
+  Color(const collections::Index2D& idx, std::int64_t grid_size, std::int64_t tiles_x, std::int64_t tiles_y);
+
+  Tile& tile() { return tile_; }
+  const Tile& tile() const { return tile_; }
+
+  /// Handler: accepts the arrivals of steps before `step`, moves every particle once, and sends the
+  /// departures to the neighbour colors. Records the update time and the particles moved.
+  void advance(std::int64_t step);
+
+  /// Handler: `bytes` holds whole Particles (raw bytes) that moved into this color during `step`.
+  void arrive(std::int64_t step, std::span<const std::byte> bytes);
+
+  /// Accepts every waiting arrival (after the last step, before verification). Not a handler: the
+  /// driver calls it on local colors once the runtime is quiet.
+  void settle();
+
+  /// The particle update of the last advance(): time (seconds) and particles moved. Read by the
+  /// driver after the step drained and before the phase ends, so it never needs to migrate.
+  const UpdateTime& last_update() const { return last_update_; }
+  std::uint64_t last_moved() const { return last_moved_; }
+
+  /// Particles this color holds: in its tile and waiting in its inbox.
+  std::uint64_t held() const;
+
+  /// Sum of (v_x, v_y) over the particles it holds: its momentum, the mass being 1.
+  std::array<double, 2> momentum() const;
+
+  template <class Archive>
+  void serialize(Archive& archive) {
+    archive(tile_, tiles_x_, tiles_y_, inbox_);
+  }
+
+ private:
+  void accept_before(std::int64_t step);
+
+  Tile tile_;
+  std::int64_t tiles_x_ = 0;
+  std::int64_t tiles_y_ = 0;
+  std::vector<ArrivalBatch> inbox_;
+  UpdateTime last_update_{};
+  std::uint64_t last_moved_ = 0;
+};
+
+}  // namespace tessera::pic::driver

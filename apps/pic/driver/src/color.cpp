@@ -1,0 +1,80 @@
+#include "tessera/pic/driver/color.hpp"
+
+#include <algorithm>
+#include <cstring>
+#include <limits>
+#include <stdexcept>
+
+#include "tessera/pic/tile_grid.hpp"
+
+namespace tessera::pic::driver {
+
+Color::Color(const collections::Index2D& idx, std::int64_t grid_size, std::int64_t tiles_x, std::int64_t tiles_y)
+    : tile_(TileGrid(grid_size, tiles_x, tiles_y).rect({idx[0], idx[1]}), grid_size),
+      tiles_x_(tiles_x),
+      tiles_y_(tiles_y) {}
+
+void Color::advance(std::int64_t step) {
+  accept_before(step);
+  last_moved_ = tile_.size();
+  last_update_ = tile_.move();
+  Departures out = tile_.take_departures();
+  const TileGrid grid(tile_.grid_size(), tiles_x_, tiles_y_);
+  const TileCoord me{index()[0], index()[1]};
+  for (Direction d : kAllDirections) {
+    const std::vector<Particle>& bucket = out.bucket(d);
+    if (bucket.empty()) {
+      continue;
+    }
+    const TileCoord to = grid.neighbour(me, d);
+    proxy()[{to.i, to.j}].send<&Color::arrive>(step, std::as_bytes(std::span(bucket)));
+  }
+}
+
+void Color::arrive(std::int64_t step, std::span<const std::byte> bytes) {
+  if (bytes.size() % sizeof(Particle) != 0) {
+    throw std::logic_error("a particle message is not a whole number of particles");
+  }
+  ArrivalBatch batch;
+  batch.step = step;
+  batch.particles.resize(bytes.size() / sizeof(Particle));
+  std::memcpy(batch.particles.data(), bytes.data(), bytes.size());
+  inbox_.push_back(std::move(batch));
+}
+
+void Color::settle() { accept_before(std::numeric_limits<std::int64_t>::max()); }
+
+std::uint64_t Color::held() const {
+  std::uint64_t count = tile_.size();
+  for (const ArrivalBatch& b : inbox_) {
+    count += b.particles.size();
+  }
+  return count;
+}
+
+std::array<double, 2> Color::momentum() const {
+  std::array<double, 2> sum{0.0, 0.0};
+  const auto add = [&sum](std::span<const Particle> particles) {
+    for (const Particle& p : particles) {
+      sum[0] += p.vx;
+      sum[1] += p.vy;
+    }
+  };
+  add(tile_.particles());
+  for (const ArrivalBatch& b : inbox_) {
+    add(b.particles);
+  }
+  return sum;
+}
+
+void Color::accept_before(std::int64_t step) {
+  // Batches of `step` or later came from neighbours that ran ahead; they stay for the next call.
+  auto early = std::stable_partition(inbox_.begin(), inbox_.end(),
+                                     [step](const ArrivalBatch& b) { return b.step < step; });
+  for (auto it = inbox_.begin(); it != early; ++it) {
+    tile_.accept(it->particles);
+  }
+  inbox_.erase(inbox_.begin(), early);
+}
+
+}  // namespace tessera::pic::driver
