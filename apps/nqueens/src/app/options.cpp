@@ -38,7 +38,8 @@ CommandLine parse_command_line(int argc, char** argv, bool speaking, int ranks) 
                                      "policy: random, lifeline or success_only (default lifeline "
                                      "when run on several ranks)");
   cli.add_option("--steal", steal_keys, "Steal keys, key=value (repeatable): " +
-                                            collections::steal::steal_keys_help());
+                                            collections::steal::steal_keys_help())
+      ->allow_extra_args(false);  // one key per --steal, so a positional after it stays one
   cli.add_option("--report", report, "Output: text, or json for one JSON object on the last line")
       ->check(CLI::IsMember({"text", "json"}));
   try {
