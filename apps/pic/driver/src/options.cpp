@@ -29,28 +29,7 @@ bool takes_next(std::string_view flag, int i, int argc, const char* const* argv)
   return flag.find('=') == std::string_view::npos && i + 1 < argc && argv[i + 1][0] != '-';
 }
 
-// Value of `--name=v` or `--name v` among the runtime arguments, or "".
-std::string value_of(const std::vector<std::string>& args, std::string_view name) {
-  for (std::size_t i = 0; i < args.size(); ++i) {
-    const std::string_view arg = args[i];
-    if (arg == name && i + 1 < args.size()) {
-      return args[i + 1];
-    }
-    if (arg.starts_with(name) && arg.size() > name.size() && arg[name.size()] == '=') {
-      return std::string(arg.substr(name.size() + 1));
-    }
-  }
-  return "";
-}
-
 }  // namespace
-
-std::string balancer_label(const std::vector<std::string>& tessera_args) {
-  if (std::string name = value_of(tessera_args, "--tessera_lb_name"); !name.empty()) {
-    return name;
-  }
-  return value_of(tessera_args, "--tessera_lb_file").empty() ? "none" : "lb_file";
-}
 
 ParseResult parse_options(int argc, const char* const* argv) {
   Options options;

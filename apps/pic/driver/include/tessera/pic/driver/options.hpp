@@ -45,8 +45,4 @@ struct ParseResult {
 /// all ranks stop together on a bad flag.
 ParseResult parse_options(int argc, const char* const* argv);
 
-/// The balancer a run uses according to its `--tessera_` flags: the value of --tessera_lb_name,
-/// "lb_file" when only --tessera_lb_file chooses the phases, else "none".
-std::string balancer_label(const std::vector<std::string>& tessera_args);
-
 }  // namespace tessera::pic::driver
