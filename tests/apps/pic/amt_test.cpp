@@ -106,5 +106,31 @@ TEST(PicAmt, ManyColorsPerRankStillValidate) {
   EXPECT_TRUE(run_amt(o, MPI_COMM_WORLD).validated);
 }
 
+class PicAmtBalanced : public ::testing::TestWithParam<const char*> {};
+
+TEST_P(PicAmtBalanced, MigratesColorsAndStillEndsWithTheSpmdParticles) {
+  const std::string strategy = GetParam();
+  for (const Distribution& d : {Distribution::patch_of({0, 7, 0, 7}), Distribution::geometric(0.9)}) {
+    Options o = small_options(d);
+    o.dump_particles = dump_name("spmd_" + strategy);
+    ASSERT_TRUE(run_spmd(o, MPI_COMM_WORLD).validated);
+    o.dump_particles = dump_name("amt_" + strategy);
+    o.tessera_args = {"--tessera_lb_name=" + strategy, "--tessera_lb_load_clock", "cpu"};
+    const RunSummary amt = run_amt(o, MPI_COMM_WORLD);
+    EXPECT_TRUE(amt.validated) << strategy << ", " << d.describe();
+    EXPECT_EQ(amt.lb, strategy);
+    if (world_rank() == 0) {
+      EXPECT_EQ(slurp(dump_name("amt_" + strategy)), slurp(dump_name("spmd_" + strategy)))
+          << strategy << ", " << d.describe();
+      std::remove(dump_name("spmd_" + strategy).c_str());
+      std::remove(dump_name("amt_" + strategy).c_str());
+    }
+    MPI_Barrier(MPI_COMM_WORLD);
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(EveryBalancer, PicAmtBalanced,
+                         ::testing::Values("GreedyLB", "HierLB", "GrapevineLB", "TemperedLB"));
+
 }  // namespace
 }  // namespace tessera::pic::driver
