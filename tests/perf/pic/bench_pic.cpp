@@ -1,0 +1,102 @@
+// tessera-bench-pic: the AMT mode of tessera-pic against its SPMD mode (issue 7), by running the
+// tessera-pic executable under mpirun and reading each run's JSON summary.
+//
+//   amt_overhead_ratio       AMT without LB / SPMD, slowest rank's particle-update time (wall,
+//                            seconds summed over steps), on a balanced SINUSOIDAL grid, 2 ranks:
+//                            the price of colors (EMPIRE paid 1.29).
+//   speedup[balancer]        SPMD / AMT with the balancer, same measure, on the drifting PATCH of
+//                            the default input, 2 ranks (one per core, so wall time is real).
+//   modeled_speedup_8_ranks  the same on 8 ranks from thread CPU time (ranks share the 2 cores,
+//                            so wall time would measure the OS scheduler), loads on the CPU clock.
+// Every run must validate; a failed or unparsable run stops the benchmark with exit code 1.
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include <array>
+#include <cstdio>
+#include <stdexcept>
+#include <string>
+#include <sys/wait.h>
+
+namespace {
+
+const std::array<const char*, 4> kBalancers = {"GreedyLB", "HierLB", "GrapevineLB", "TemperedLB"};
+
+struct Bench {
+  std::string mpirun;
+  std::string pic;
+  std::string problem;  // grid, particles and steps flags shared by every run
+
+  // Runs tessera-pic and returns its JSON summary; throws if it fails or does not validate.
+  nlohmann::json run(int ranks, const std::string& args) const {
+    const std::string command =
+        fmt::format("{} -np {} {} {} {} --report=json 2>&1", mpirun, ranks, pic, problem, args);
+    std::FILE* pipe = popen(command.c_str(), "r");
+    if (pipe == nullptr) throw std::runtime_error("cannot start: " + command);
+    std::string output;
+    std::array<char, 4096> chunk{};
+    for (std::size_t n; (n = std::fread(chunk.data(), 1, chunk.size(), pipe)) > 0;) output.append(chunk.data(), n);
+    const int status = pclose(pipe);
+    // The summary is the last line that opens a JSON object (the LB manager prints lines before it).
+    const std::size_t newline = output.rfind("\n{");
+    const std::size_t brace = newline == std::string::npos ? (output.starts_with('{') ? 0 : newline) : newline + 1;
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || brace == std::string::npos)
+      throw std::runtime_error(fmt::format("{} failed:\n{}", command, output));
+    nlohmann::json report = nlohmann::json::parse(output.substr(brace));
+    if (!report.at("validated").get<bool>()) throw std::runtime_error(command + ": the particles did not validate");
+    return report;
+  }
+};
+
+double ratio(const nlohmann::json& num, const nlohmann::json& den, const char* key) {
+  return num.at(key).get<double>() / den.at(key).get<double>();
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"tessera-bench-pic: AMT colors against SPMD on the PIC proxy", "tessera-bench-pic"};
+  std::string report = "text";
+  std::int64_t grid = 960;
+  std::int64_t particles = 100000;
+  std::int64_t steps = 300;
+  int modeled_ranks = 8;
+  app.add_option("--report", report, "text or json (one JSON object, last line)")->check(CLI::IsMember({"text", "json"}));
+  app.add_option("--L", grid, "grid side in cells (even)")->capture_default_str();
+  app.add_option("--n", particles, "particles requested")->capture_default_str();
+  app.add_option("--steps", steps, "time steps per run")->capture_default_str();
+  app.add_option("--modeled_ranks", modeled_ranks, "ranks of the CPU-time model")->capture_default_str();
+  CLI11_PARSE(app, argc, argv);
+
+  const Bench bench{TESSERA_BENCH_MPIRUN, TESSERA_PIC_BINARY, fmt::format("--L {} --n {} --steps {}", grid, particles, steps)};
+  const std::string patch = fmt::format("--distribution PATCH 0 {0} 0 {0}", grid / 4 - 1);
+  try {
+    const nlohmann::json spmd_even = bench.run(2, "--distribution SINUSOIDAL");
+    const nlohmann::json amt_even = bench.run(2, "--mode=amt --distribution SINUSOIDAL");
+    const double overhead = ratio(amt_even, spmd_even, "update_max_s");
+
+    nlohmann::ordered_json speedup = nlohmann::ordered_json::object();
+    nlohmann::ordered_json modeled = nlohmann::ordered_json::object();
+    const nlohmann::json spmd = bench.run(2, patch);
+    const nlohmann::json spmd_8 = bench.run(modeled_ranks, patch);
+    for (const char* lb : kBalancers) {
+      const std::string amt = fmt::format("--mode=amt {} --tessera_lb_name={}", patch, lb);
+      speedup[lb] = ratio(spmd, bench.run(2, amt), "update_max_s");
+      modeled[lb] = ratio(spmd_8, bench.run(modeled_ranks, amt + " --tessera_lb_load_clock=cpu"), "update_max_cpu_s");
+      if (report == "text")
+        fmt::print("{:<12} speedup over SPMD: {:.2f} on 2 ranks (wall), {:.2f} modeled on {} ranks (CPU)\n", lb,
+                   speedup[lb].get<double>(), modeled[lb].get<double>(), modeled_ranks);
+    }
+    const nlohmann::ordered_json out = {{"benchmark", "pic"},
+                                {"amt_overhead_ratio", overhead},
+                                {"speedup", speedup},
+                                {"modeled_speedup_8_ranks", modeled}};
+    if (report == "text") fmt::print("AMT overhead ratio (no LB, SINUSOIDAL, 2 ranks): {:.3f}\n", overhead);
+    else fmt::print("{}\n", out.dump());
+  } catch (const std::exception& e) {
+    fmt::print(stderr, "tessera-bench-pic: {}\n", e.what());
+    return 1;
+  }
+  return 0;
+}
