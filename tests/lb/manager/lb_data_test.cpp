@@ -44,10 +44,15 @@ void record_and_check(bool compress) {
     if (rt.rank() == 0) chatty.broadcast<&Chatty::say>(std::int64_t{phase + 1});
     if (phase == 1) phases.set_subphase(1);
     output.add(phases.end_phase());
-    // The second phase moves every element one rank on: LB data follows them.
-    if (phase == 1)
-      for (std::uint64_t e : chatty.manager().local_elements())
-        phases.migrate(ElementKey{chatty.id(), e}, (rt.rank() + 1) % rt.size());
+    // After the second phase every element moves one rank on: LB data follows them. The move
+    // gets a phase of its own, not written out, as the LB manager's migrations do: an element is
+    // recorded on every rank it ran on during a phase, so a move inside phase 3 would put the
+    // elements that left into rank r's phase-3 record too.
+    if (phase == 1) {
+      const auto leaving = chatty.manager().local_elements();
+      for (std::uint64_t e : leaving) phases.migrate(ElementKey{chatty.id(), e}, (rt.rank() + 1) % rt.size());
+      phases.end_phase();
+    }
     rt.drain();
   }
   output.write();
