@@ -38,7 +38,7 @@ std::string steal_keys_help() {
   return "w=N random steals before lifelines (lifeline, default 1); l=N lifeline graph radix "
          "(default 2); n=N tasks between network polls (default 256); threshold=N queued tasks a "
          "success_only victim must exceed (default 1); capacity=N tasks per rank's deque "
-         "(default 262144); retentive=0|1 re-seed each rank with the tasks it ran (default 0); "
+         "(default 65536); retentive=0|1 re-seed each rank with the tasks it ran (default 0); "
          "seed=N victim choice seed; spin_us=N idle polling before napping (default 20); "
          "sleep_us=N longest idle nap (default 100)";
 }

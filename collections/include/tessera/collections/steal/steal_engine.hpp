@@ -45,9 +45,11 @@ template <Stealable Task>
 class StealEngine {
  public:
   using Body = std::function<void(const Task&, Spawner<Task>&)>;
+  using Deque = typename Spawner<Task>::Deque;
 
   StealEngine(Runtime& rt, Termination& term, StealOptions options, Body body)
-      : rt_(rt), term_(term), options_(options), body_(std::move(body)), deque_(options.capacity),
+      : rt_(rt), term_(term), options_(options), body_(std::move(body)),
+        deque_(std::make_unique<Deque>(options.capacity)),
         rng_(options.seed ^ (0x9e3779b97f4a7c15ULL * static_cast<std::uint64_t>(rt.rank() + 1))),
         contacted_(static_cast<std::size_t>(rt.size()), false),
         loads_(static_cast<std::size_t>(rt.size())) {
@@ -59,7 +61,14 @@ class StealEngine {
   }
 
   void attach(ObjGroup<StealEngine> self) { self_ = self; }
-  std::int64_t queued() const { return deque_.local_size() + deque_.shared_size(); }
+
+  // The collection is going away, but the runtime keeps its object group alive, and late steal
+  // requests may still reach it (they find it inactive): free what only process() uses.
+  void release() {
+    deque_.reset();
+    body_ = nullptr;
+  }
+  std::int64_t queued() const { return deque_->local_size() + deque_->shared_size(); }
   const StealOptions& options() const { return options_; }
 
   void seed(const Task& task) {
@@ -109,9 +118,9 @@ class StealEngine {
     run_pending_ = false;
     if (iteration != iteration_ || !active_) return;
     const double start = wall_time();
-    Spawner<Task> spawner(deque_, rt_.rank());
+    Spawner<Task> spawner(*deque_, rt_.rank());
     for (std::int32_t i = 0; i < options_.n; ++i) {
-      const std::optional<Entry<Task>> entry = deque_.pop();
+      const std::optional<Entry<Task>> entry = deque_->pop();
       if (!entry) break;
       if (entry->seeded) executed_seeds_.push_back(entry->task);
       try {
@@ -191,9 +200,9 @@ class StealEngine {
   };
 
   void push(const Entry<Task>& entry) {
-    if (!deque_.push(entry))
+    if (!deque_->push(entry))
       fatal("the task deque of rank {} is full ({} tasks): raise the capacity steal key", rt_.rank(),
-            deque_.capacity());
+            deque_->capacity());
   }
 
   template <auto F, class... A>
@@ -211,10 +220,10 @@ class StealEngine {
 
   // The older half of the shared part to `thief`; false when the shared part is empty.
   bool send_loot(int thief, LootKind kind) {
-    const auto ticket = deque_.steal_begin();
+    const auto ticket = deque_->steal_begin();
     if (!ticket) return false;
     send_counted<&StealEngine::on_loot>(thief, rt_.rank(), iteration_, kind, std::as_bytes(ticket->tasks));
-    deque_.steal_complete(*ticket);
+    deque_->steal_complete(*ticket);
     return true;
   }
 
@@ -230,7 +239,7 @@ class StealEngine {
   void distribute() {
     for (auto* list : {&lifeline_thieves_, &queued_thieves_}) {
       const LootKind kind = list == &lifeline_thieves_ ? LootKind::lifeline_push : LootKind::queued;
-      for (auto it = list->begin(); it != list->end() && deque_.shared_size() > 0;) {
+      for (auto it = list->begin(); it != list->end() && deque_->shared_size() > 0;) {
         if (it->iteration == iteration_ && send_loot(it->thief, kind)) it = list->erase(it);
         else ++it;
       }
@@ -337,7 +346,7 @@ class StealEngine {
   StealOptions options_;
   Body body_;
   ObjGroup<StealEngine> self_;
-  typename Spawner<Task>::Deque deque_;
+  std::unique_ptr<Deque> deque_;  // released with the collection; the engine outlives it
   std::mt19937_64 rng_;
   std::vector<Task> seeds_;           // this rank's seed set, for restore()
   std::vector<Task> executed_seeds_;  // seeded tasks run here this iteration (retentive)

@@ -50,7 +50,7 @@ struct StealOptions {
   /// success_only: a victim is eligible when its queued tasks exceed this, >= 0.
   std::int64_t threshold = 1;
   /// Tasks one rank's split deque holds (tasks being copied to thieves included), >= 2.
-  std::int64_t capacity = std::int64_t{1} << 18;
+  std::int64_t capacity = std::int64_t{1} << 16;
   /// Retentive stealing (seed 000, section 6): restore() re-seeds each rank with exactly the
   /// seeded tasks it executed in the last process(), stolen ones included.
   bool retentive = false;

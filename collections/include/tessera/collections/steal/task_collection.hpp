@@ -43,6 +43,9 @@ class TaskCollection {
       : group_(make_objgroup<detail::StealEngine<Task>>(rt, rt, term, options, std::move(body))) {
     group_.local()->attach(group_);
   }
+  ~TaskCollection() { group_.local()->release(); }
+  TaskCollection(const TaskCollection&) = delete;
+  TaskCollection& operator=(const TaskCollection&) = delete;
 
   /// Adds `task` to this rank's part of the seed set (before process()).
   void seed(const Task& task) { group_.local()->seed(task); }
