@@ -127,6 +127,8 @@ class StealEngine {
         body_(entry->task, spawner);
       } catch (const std::exception& e) {
         fatal("a task of a task collection threw on rank {}: {}", rt_.rank(), e.what());
+      } catch (...) {
+        fatal("a task of a task collection threw a non-standard exception on rank {}", rt_.rank());
       }
       ++stats_.tasks_executed;
     }
