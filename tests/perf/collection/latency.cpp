@@ -28,8 +28,9 @@ void rank_ping(Runtime& rt, std::uint64_t ball) { rt.send<&rank_pong>(0, ball); 
 // Rank 0 sends `serve(i)` and waits for the reply, `round_trips` times; rank 1 answers.
 template <class Serve>
 double one_way_us(Runtime& rt, int round_trips, Serve&& serve) {
-  rt.collectives().barrier();
+  // Counted before the barrier: rank 0 may serve as soon as it leaves it, before rank 1 does.
   const std::uint64_t before = rt.messages_handled();
+  rt.collectives().barrier();
   const double start = wall_time();
   if (rt.rank() == 0) {
     for (int i = 0; i < round_trips; ++i) {
