@@ -14,6 +14,7 @@ constexpr std::uint64_t kPhaseManagerTarget = 0xC0'11EC'7100'0000'01ull;
 
 PhaseManager::PhaseManager(Runtime& rt, LoadClock clock) : rt_(rt), clock_(clock) {
   phase_start_ = now();
+  idle_start_ = rt.idle_seconds();
 }
 
 PhaseManager& PhaseManager::of(Runtime& rt) {
@@ -91,6 +92,7 @@ PhaseRecord PhaseManager::end_phase() {
   subphase_ = 0;
   subphases_marked_ = false;
   phase_start_ = now();
+  idle_start_ = rt_.idle_seconds();
   return record;
 }
 
@@ -120,7 +122,10 @@ PhaseRecord PhaseManager::close() {
   }
   for (auto& [pair, traffic] : edges_)
     record.edges.push_back(EdgeRecord{pair.first, pair.second, traffic.messages, traffic.bytes});
-  record.rank_load = std::max(0.0, now() - phase_start_ - element_time);
+  // Time spent waiting for messages (in a collective, or for the slowest rank) is no one's load:
+  // charging it to the rank would make idle ranks look as busy as the loaded one.
+  const double idle = rt_.idle_seconds() - idle_start_;
+  record.rank_load = std::max(0.0, now() - phase_start_ - element_time - idle);
   loads_.clear();
   edges_.clear();
   return record;

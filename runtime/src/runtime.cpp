@@ -253,7 +253,6 @@ void Runtime::drain() {
   // Quiescence by the four-counter method: sum (sent, handled) over all ranks in waves; when
   // two consecutive waves see the same balanced sums, no message was in flight between them.
   std::uint64_t previous[2] = {~0ull, ~0ull};
-  IdleBackoff idle = make_idle();
   while (true) {
     while (progress()) {
     }
@@ -262,11 +261,10 @@ void Runtime::drain() {
     MPI_Request request;
     MPI_Iallreduce(local, global, 2, MPI_UINT64_T, MPI_SUM, comm_, &request);
     int done = 0;
-    while (!done) {
-      if (progress()) idle.reset();
-      else idle.wait();
+    run_until([&] {
       MPI_Test(&request, &done, MPI_STATUS_IGNORE);
-    }
+      return done != 0;
+    });
     // The decision must be the same on every rank, so it uses the global sums only.
     if (global[0] == global[1] && global[0] == previous[0] && global[1] == previous[1]) return;
     previous[0] = global[0];

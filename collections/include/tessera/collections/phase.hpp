@@ -8,9 +8,10 @@
 /// - communication edges between elements (messages and payload bytes), counted on the rank that
 ///   delivers them; a message sent from outside any element has its sending rank r, {0, r}, as
 ///   its source;
-/// - the rank's own load: the phase's duration on the same clock minus its elements' loads, so
-///   time in free and object-group handlers and in the application's own code is charged to the
-///   rank and not lost.
+/// - the rank's own load: the phase's duration on the same clock minus its elements' loads and
+///   minus the time the rank spent waiting for messages (Runtime::idle_seconds), so time in free
+///   and object-group handlers and in the application's own code is charged to the rank and not
+///   lost, while waiting for other ranks is not.
 /// An element that migrates during a phase appears in the records of every rank it ran on, each
 /// with the time it spent there (as in vt's LB data).
 ///
@@ -158,6 +159,7 @@ class PhaseManager {
   bool subphases_marked_ = false;
   ElementKey current_{};
   double phase_start_ = 0.0;
+  double idle_start_ = 0.0;  // Runtime::idle_seconds() when the phase began
   std::unordered_map<ElementKey, Load, ElementKeyHash> loads_;
   std::map<std::pair<ElementKey, ElementKey>, Traffic> edges_;
   std::map<std::uint64_t, CollectionBase*> collections_;

@@ -24,9 +24,11 @@ class FlagGroup {
 /// Flags of the runtime layer itself.
 struct RuntimeFlags : FlagGroup {
   std::string log_level = "warn";  ///< trace, debug, info, warn, error, critical, off
-  double idle_spin_us = 200;       ///< busy-poll this long after the last work before yielding
-  double idle_yield_us = 2000;     ///< then sched_yield this long before sleeping
-  double idle_sleep_max_us = 500;  ///< sleeps grow from 10 us up to this bound while idle
+  // Defaults for ranks that may share cores: a reply usually arrives within the spin, and a rank
+  // with nothing to do gives its core away within a fraction of a millisecond.
+  double idle_spin_us = 50;        ///< busy-poll this long after the last work before yielding
+  double idle_yield_us = 200;      ///< then sched_yield this long before sleeping
+  double idle_sleep_max_us = 250;  ///< sleeps grow from 10 us up to this bound while idle
   int tree_fanout = 4;             ///< branching factor of the spanning tree for collectives
   std::size_t coalesce_bytes = 16384;  ///< a destination's batch leaves once it holds this much
   bool help = false;

@@ -30,6 +30,7 @@
 #include <tessera/runtime/flags.hpp>
 #include <tessera/runtime/handler_traits.hpp>
 #include <tessera/runtime/idle_policy.hpp>
+#include <tessera/runtime/timer.hpp>
 #include <tessera/runtime/transport.hpp>
 
 #include <mpi.h>
@@ -148,12 +149,24 @@ class Runtime {
   template <class Pred>
   void run_until(Pred&& done) {
     IdleBackoff idle = make_idle();
+    double idle_since = -1;  // start of the current run of turns that found nothing
     while (!done()) {
-      if (progress()) idle.reset();
-      else idle.wait();
+      if (progress()) {
+        if (idle_since >= 0) idle_seconds_ += wall_time() - idle_since;
+        idle_since = -1;
+        idle.reset();
+      } else {
+        if (idle_since < 0) idle_since = wall_time();
+        idle.wait();
+      }
     }
+    if (idle_since >= 0) idle_seconds_ += wall_time() - idle_since;
     flush();
   }
+
+  /// Wall-clock seconds this rank has spent waiting for work in run_until (and what uses it),
+  /// since start: the instrumentation subtracts it so waiting is not charged as load.
+  double idle_seconds() const { return idle_seconds_; }
 
   /// Runs until no message is queued or in flight anywhere and all local work is done
   /// (collective: every rank must call it). Used by finalize.
@@ -244,6 +257,7 @@ class Runtime {
   std::vector<std::shared_ptr<void>> owned_;
   std::uint64_t counted_sent_ = 0;
   std::uint64_t counted_handled_ = 0;
+  double idle_seconds_ = 0;
   std::uint64_t total_sent_ = 0;     // system messages included: what drain() balances
   std::uint64_t total_handled_ = 0;
   Runtime* previous_ = nullptr;      // the runtime that was current before this one

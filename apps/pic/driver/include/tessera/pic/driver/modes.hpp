@@ -17,8 +17,8 @@ namespace tessera::pic::driver {
 /// 8 neighbour ranks every step. The tile layout must give every tile at least 2k+1 x |m| cells.
 RunSummary run_spmd(const Options& options, MPI_Comm comm);
 
-/// AMT: the mesh split into colors held in a Tessera collection and balanced by the LB manager.
-/// Needs the collections layer; until it exists this throws InputError saying so.
+/// AMT: the mesh split into colors held in a Tessera collection and balanced by the LB manager
+/// (strategy chosen by the --tessera_lb_* flags); one phase per step.
 RunSummary run_amt(const Options& options, MPI_Comm comm);
 
 /// tessera-pic's main after MPI_Init: parses argv, runs the chosen mode on `comm`, and on rank 0
