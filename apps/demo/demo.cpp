@@ -57,6 +57,7 @@ int main(int argc, char** argv) {
 
   // 3. A rooted epoch: rank 0 starts a token that travels 10 times around the ring.
   if (rt.rank() == 0) termination.run_in_epoch_rooted([&] { rt.send<&relay>(0, 10 * p - 1); });
+  rt.collectives().barrier();  // only the root knows when a rooted epoch has ended
   const long hops = rt.collectives().allreduce(relayed, tessera::op::sum{});
   say(fmt::format("epoch:      token made {} hops (expected {})", hops, 10 * p));
 

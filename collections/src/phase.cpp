@@ -13,8 +13,13 @@ constexpr std::uint64_t kPhaseManagerTarget = 0xC0'11EC'7100'0000'01ull;
 }  // namespace
 
 PhaseManager::PhaseManager(Runtime& rt, LoadClock clock) : rt_(rt), clock_(clock) {
+  if (clock_ == LoadClock::cpu) rt_.set_idle_cpu_clock(true);
   phase_start_ = now();
-  idle_start_ = rt.idle_seconds();
+  idle_start_ = idle_now();
+}
+
+double PhaseManager::idle_now() const {
+  return clock_ == LoadClock::cpu ? rt_.idle_cpu_seconds() : rt_.idle_seconds();
 }
 
 PhaseManager& PhaseManager::of(Runtime& rt) {
@@ -92,7 +97,7 @@ PhaseRecord PhaseManager::end_phase() {
   subphase_ = 0;
   subphases_marked_ = false;
   phase_start_ = now();
-  idle_start_ = rt_.idle_seconds();
+  idle_start_ = idle_now();
   return record;
 }
 
@@ -124,7 +129,7 @@ PhaseRecord PhaseManager::close() {
     record.edges.push_back(EdgeRecord{pair.first, pair.second, traffic.messages, traffic.bytes});
   // Time spent waiting for messages (in a collective, or for the slowest rank) is no one's load:
   // charging it to the rank would make idle ranks look as busy as the loaded one.
-  const double idle = rt_.idle_seconds() - idle_start_;
+  const double idle = idle_now() - idle_start_;
   record.rank_load = std::max(0.0, now() - phase_start_ - element_time - idle);
   loads_.clear();
   edges_.clear();

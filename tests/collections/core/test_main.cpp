@@ -5,14 +5,13 @@
 
 #include <gtest/gtest.h>
 
+#include "../../support/rank_failure_printer.hpp"
+
 int main(int argc, char** argv) {
   tessera::Runtime rt(argc, argv);
   tessera::collections::PhaseManager::install(rt, tessera::collections::LoadClock::cpu);
   ::testing::InitGoogleTest(&argc, argv);
-  if (rt.rank() != 0) {
-    auto& listeners = ::testing::UnitTest::GetInstance()->listeners();
-    delete listeners.Release(listeners.default_result_printer());
-  }
+  tessera::testing::quiet_other_ranks(rt.rank());
   const int failed = RUN_ALL_TESTS();
   return rt.collectives().allreduce(failed, tessera::op::max{});
 }

@@ -99,6 +99,7 @@ class PhaseManager {
   LoadClock clock() const { return clock_; }
   /// The current time on the load clock, seconds.
   double now() const;
+  double idle_now() const;  // the runtime's idle time on the load clock
   /// The phase being recorded: 0 until the first end_phase().
   std::int64_t phase() const { return phase_; }
 
@@ -159,7 +160,7 @@ class PhaseManager {
   bool subphases_marked_ = false;
   ElementKey current_{};
   double phase_start_ = 0.0;
-  double idle_start_ = 0.0;  // Runtime::idle_seconds() when the phase began
+  double idle_start_ = 0.0;  // the runtime's idle time, on the load clock, when the phase began
   std::unordered_map<ElementKey, Load, ElementKeyHash> loads_;
   std::map<std::pair<ElementKey, ElementKey>, Traffic> edges_;
   std::map<std::uint64_t, CollectionBase*> collections_;

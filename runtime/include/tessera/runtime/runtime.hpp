@@ -149,24 +149,32 @@ class Runtime {
   template <class Pred>
   void run_until(Pred&& done) {
     IdleBackoff idle = make_idle();
-    double idle_since = -1;  // start of the current run of turns that found nothing
+    bool idling = false;  // inside a run of turns that found nothing
     while (!done()) {
       if (progress()) {
-        if (idle_since >= 0) idle_seconds_ += wall_time() - idle_since;
-        idle_since = -1;
+        if (idling) end_idle();
+        idling = false;
         idle.reset();
       } else {
-        if (idle_since < 0) idle_since = wall_time();
+        if (!idling) begin_idle();
+        idling = true;
+        mark_idle();  // the wait ends where the last empty turn ended, not after the next turn
         idle.wait();
       }
     }
-    if (idle_since >= 0) idle_seconds_ += wall_time() - idle_since;
+    if (idling) end_idle();
     flush();
   }
 
-  /// Wall-clock seconds this rank has spent waiting for work in run_until (and what uses it),
-  /// since start: the instrumentation subtracts it so waiting is not charged as load.
-  double idle_seconds() const { return idle_seconds_; }
+  /// Seconds this rank has spent waiting for work in run_until (and what uses it) since start,
+  /// on the wall clock and on the thread CPU clock (spinning costs CPU, sleeping does not). The
+  /// instrumentation subtracts them so waiting is not charged as load. Clocks are read only when
+  /// a wait begins and ends, never on the busy path.
+  double idle_seconds() const { return idle_wall_; }
+  double idle_cpu_seconds() const { return idle_cpu_; }
+  /// Also account idle time on the thread CPU clock (one more clock read per empty turn); the
+  /// instrumentation turns it on when loads are measured in CPU time.
+  void set_idle_cpu_clock(bool on) { idle_cpu_clock_ = on; }
 
   /// Runs until no message is queued or in flight anywhere and all local work is done
   /// (collective: every rank must call it). Used by finalize.
@@ -218,6 +226,19 @@ class Runtime {
     close_record(dest, batch, start, envelope);
   }
 
+  void begin_idle() {
+    idle_wall_start_ = wall_time();
+    if (idle_cpu_clock_) idle_cpu_start_ = thread_cpu_time();
+  }
+  void mark_idle() {
+    idle_wall_mark_ = wall_time();
+    if (idle_cpu_clock_) idle_cpu_mark_ = thread_cpu_time();
+  }
+  void end_idle() {
+    idle_wall_ += idle_wall_mark_ - idle_wall_start_;
+    if (idle_cpu_clock_) idle_cpu_ += idle_cpu_mark_ - idle_cpu_start_;
+  }
+
   Buffer& outbox(int dest, std::size_t room);
   void close_record(int dest, Buffer& batch, std::size_t start, const Envelope& envelope);
   void copy_record(int dest, std::span<const std::byte> record);
@@ -257,7 +278,13 @@ class Runtime {
   std::vector<std::shared_ptr<void>> owned_;
   std::uint64_t counted_sent_ = 0;
   std::uint64_t counted_handled_ = 0;
-  double idle_seconds_ = 0;
+  double idle_wall_ = 0;
+  double idle_cpu_ = 0;
+  double idle_wall_start_ = 0;
+  double idle_cpu_start_ = 0;
+  double idle_wall_mark_ = 0;
+  double idle_cpu_mark_ = 0;
+  bool idle_cpu_clock_ = false;
   std::uint64_t total_sent_ = 0;     // system messages included: what drain() balances
   std::uint64_t total_handled_ = 0;
   Runtime* previous_ = nullptr;      // the runtime that was current before this one
