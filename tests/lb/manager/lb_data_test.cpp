@@ -43,13 +43,16 @@ void record_and_check(bool compress) {
   for (int phase = 0; phase < 3; ++phase) {
     if (rt.rank() == 0) chatty.broadcast<&Chatty::say>(std::int64_t{phase + 1});
     if (phase == 1) phases.set_subphase(1);
+    // Which elements leave is decided before the phase closes: once a rank is past end_phase's
+    // barrier it starts moving elements, and a slower rank still in that barrier would receive
+    // them and, listing its elements afterwards, send them on again.
+    const auto leaving = chatty.manager().local_elements();
     output.add(phases.end_phase());
     // After the second phase every element moves one rank on: LB data follows them. The move
     // gets a phase of its own, not written out, as the LB manager's migrations do: an element is
     // recorded on every rank it ran on during a phase, so a move inside phase 3 would put the
     // elements that left into rank r's phase-3 record too.
     if (phase == 1) {
-      const auto leaving = chatty.manager().local_elements();
       for (std::uint64_t e : leaving) phases.migrate(ElementKey{chatty.id(), e}, (rt.rank() + 1) % rt.size());
       phases.end_phase();
     }
