@@ -1,10 +1,11 @@
-// GoogleTest main for termination tests: one runtime and one termination layer per process.
+// GoogleTest main for multi-rank tests that need epochs: one runtime and one termination layer per
+// process; the job fails if any rank's tests failed.
 #include <tessera/runtime.hpp>
 #include <tessera/termination/termination.hpp>
 
 #include <gtest/gtest.h>
 
-#include "../../support/rank_failure_printer.hpp"
+#include "rank_failure_printer.hpp"
 
 int main(int argc, char** argv) {
   tessera::TerminationFlags termination_flags;
