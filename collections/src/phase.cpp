@@ -13,7 +13,7 @@ constexpr std::uint64_t kPhaseManagerTarget = 0xC0'11EC'7100'0000'01ull;
 }  // namespace
 
 PhaseManager::PhaseManager(Runtime& rt, LoadClock clock) : rt_(rt), clock_(clock) {
-  if (clock_ == LoadClock::cpu) rt_.set_idle_cpu_clock(true);
+  rt_.account_idle(clock_ == LoadClock::wall, clock_ == LoadClock::cpu);
   phase_start_ = now();
   idle_start_ = idle_now();
 }

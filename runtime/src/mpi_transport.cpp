@@ -1,13 +1,18 @@
 // MPI implementation of Transport.
 //
-// Receives: a ring of receives is kept posted on the eager tag, each into a buffer of
-// `eager_bytes`. MPI matches arrivals to posted receives in the order they were posted, so
-// testing only the oldest one delivers messages in arrival order (per-pair FIFO, as MPI gives),
-// and a message lands straight in our buffer: no probe, no copy out of MPI's unexpected queue.
+// Receives: a ring of persistent receives (MPI_Recv_init, restarted with MPI_Start, which is
+// cheaper than a fresh MPI_Irecv) is kept posted on the eager tag, each into its own buffer of
+// `eager_bytes`. MPI matches arrivals to posted receives in the order they were posted, so testing
+// only the oldest one delivers messages in arrival order (per-pair FIFO, as MPI gives), and a
+// message lands straight in the slot's buffer, where the runtime reads it: no probe, no copy.
+// A slot is restarted once its message has been released, in ring order, so MPI's posted order
+// stays the ring's order; restarting waits for progress() (or an idle await()), so it is never
+// between a message and the reply its handler sends, nor between two polls of one turn.
 // A message larger than `eager_bytes` is announced by a 16-byte header in the same ordered
 // stream; on reaching the header the receiver takes the payload, which follows on the bulk tag,
-// with a matching MPI_Recv (the sender has already posted it, so this cannot wait on the peer).
-// Counts above INT_MAX use a struct datatype of 1 GiB blocks plus a remainder.
+// with a matching MPI_Recv (the sender has already posted it, so this cannot wait on the peer),
+// into a buffer kept for the next large message. Counts above INT_MAX use a struct datatype of
+// 1 GiB blocks plus a remainder.
 //
 // Sends: MPI_Isend from a buffer the transport owns until MPI_Testsome says it completed.
 #include <tessera/runtime/error.hpp>
@@ -24,6 +29,7 @@ constexpr int kEagerTag = kMpiTransportTag;
 constexpr int kBulkTag = kMpiTransportTag + 1;
 constexpr std::size_t kRing = 8;
 constexpr std::size_t kPoolLimit = 64;
+constexpr std::size_t kSpareBulkLimit = std::size_t{16} << 20;  // larger payloads are not kept
 constexpr std::uint64_t kBulkMarker = ~std::uint64_t{0};  // never a record length
 
 struct BulkHeader {
@@ -57,19 +63,26 @@ class LargeType {
 
 class MpiTransport final : public Transport {
  public:
-  MpiTransport(MPI_Comm comm, MpiTransportOptions options) : comm_(comm), options_(options) {
+  MpiTransport(MPI_Comm comm, MpiTransportOptions options) : comm_(comm), options_(options), ring_(kRing) {
     MPI_Comm_rank(comm_, &rank_);
     MPI_Comm_size(comm_, &size_);
-    ring_.resize(kRing);
-    for (Posted& posted : ring_) post(posted);
+    for (Slot& slot : ring_) {
+      slot.buffer = Buffer(options_.eager_bytes);
+      MPI_Recv_init(slot.buffer.data(), static_cast<int>(options_.eager_bytes), MPI_BYTE, MPI_ANY_SOURCE, kEagerTag,
+                    comm_, &slot.request);
+      MPI_Start(&slot.request);
+    }
   }
 
   ~MpiTransport() override {
     while (progress() != 0) {
     }
-    for (Posted& posted : ring_) {
-      MPI_Cancel(&posted.request);
-      MPI_Wait(&posted.request, MPI_STATUS_IGNORE);
+    for (Slot& slot : ring_) {
+      if (slot.state == Slot::State::posted) {
+        MPI_Cancel(&slot.request);
+        MPI_Wait(&slot.request, MPI_STATUS_IGNORE);
+      }
+      MPI_Request_free(&slot.request);
     }
   }
 
@@ -89,36 +102,52 @@ class MpiTransport final : public Transport {
   }
 
   bool poll(Incoming& out) override {
-    Posted& head = ring_[head_];
-    int done = 0;
-    MPI_Status status;
-    MPI_Test(&head.request, &done, &status);
-    if (!done) return false;
+    if (!test_head(false)) return false;
+    Slot& head = ring_[head_];
+    MPI_Status& status = head_status_;
+    head_done_ = false;
     int count = 0;
     MPI_Get_count(&status, MPI_BYTE, &count);
     out.source = status.MPI_SOURCE;
     BulkHeader header;
     if (static_cast<std::size_t>(count) == sizeof header) std::memcpy(&header, head.buffer.data(), sizeof header);
     if (static_cast<std::size_t>(count) == sizeof header && header.marker == kBulkMarker) {
-      out.bytes = Buffer(header.bytes);
-      out.bytes.resize(header.bytes);
-      receive_bulk(out.source, out.bytes);
+      out.owned = std::move(spare_bulk_);
+      out.owned.resize(header.bytes);
+      receive_bulk(out.source, out.owned);
+      out.bytes = out.owned.view();
+      out.slot = -1;
+      head.state = Slot::State::released;  // the header has been read
     } else {
-      out.bytes = std::move(head.buffer);
-      out.bytes.resize(static_cast<std::size_t>(count));
+      out.bytes = std::span<const std::byte>(head.buffer.data(), static_cast<std::size_t>(count));
+      out.slot = static_cast<int>(head_);
+      head.state = Slot::State::held;
     }
-    post(head);
     head_ = (head_ + 1) % ring_.size();
+    ++consumed_;
     return true;
   }
 
-  bool probe() override {
-    int done = 0;
-    MPI_Request_get_status(ring_[head_].request, &done, MPI_STATUS_IGNORE);
-    return done != 0;
+  void release(Incoming&& in) override {
+    if (in.slot >= 0) {
+      ring_[static_cast<std::size_t>(in.slot)].state = Slot::State::released;
+    } else if (in.owned.capacity() > spare_bulk_.capacity() && in.owned.capacity() <= kSpareBulkLimit) {
+      spare_bulk_ = std::move(in.owned);
+    }
+    in.bytes = {};
+    in.slot = -1;
+  }
+
+  bool probe() override { return test_head(); }
+
+  bool await(int tries) override {
+    for (int i = 0; i < tries; ++i)
+      if (test_head()) return true;
+    return false;
   }
 
   std::size_t progress() override {
+    restart_released();
     if (pending_requests_.empty()) return 0;
     int completed = 0;
     indices_.resize(pending_requests_.size());
@@ -145,34 +174,55 @@ class MpiTransport final : public Transport {
   }
 
   Buffer acquire(std::size_t bytes) override {
-    if (bytes <= options_.eager_bytes) {
+    if (bytes <= options_.pool_bytes) {
       if (!pool_.empty()) {
         Buffer b = std::move(pool_.back());
         pool_.pop_back();
         return b;
       }
-      return Buffer(options_.eager_bytes);
+      return Buffer(options_.pool_bytes);
     }
     return Buffer(bytes);
   }
 
   void recycle(Buffer&& bytes) override {
-    if (bytes.capacity() == options_.eager_bytes && pool_.size() < kPoolLimit) {
+    if (bytes.capacity() == options_.pool_bytes && pool_.size() < kPoolLimit) {
       bytes.clear();
       pool_.push_back(std::move(bytes));
     }
   }
 
  private:
-  struct Posted {
-    MPI_Request request = MPI_REQUEST_NULL;
+  struct Slot {
+    enum class State { posted, held, released };
+    MPI_Request request = MPI_REQUEST_NULL;  // persistent
     Buffer buffer;
+    State state = State::posted;
   };
 
-  void post(Posted& posted) {
-    if (posted.buffer.capacity() != options_.eager_bytes) posted.buffer = acquire(options_.eager_bytes);
-    MPI_Irecv(posted.buffer.data(), static_cast<int>(options_.eager_bytes), MPI_BYTE, MPI_ANY_SOURCE, kEagerTag,
-              comm_, &posted.request);
+  // Whether the head slot's message has arrived. A completed test is remembered (a persistent
+  // request's status can be read only once), so probe() and await() do not lose it for poll().
+  bool test_head(bool restart = true) {
+    if (head_done_) return true;
+    if (restart) restart_released();
+    Slot& head = ring_[head_];
+    if (head.state != Slot::State::posted) return false;  // every slot is held by the runtime
+    int done = 0;
+    MPI_Test(&head.request, &done, &head_status_);
+    head_done_ = done != 0;
+    return head_done_;
+  }
+
+  // Restarts consumed slots, oldest first (they are the consumed_ slots before head_), up to the
+  // first one the runtime still holds.
+  void restart_released() {
+    while (consumed_ > 0) {
+      Slot& oldest = ring_[(head_ + ring_.size() - consumed_) % ring_.size()];
+      if (oldest.state != Slot::State::released) return;
+      oldest.state = Slot::State::posted;
+      MPI_Start(&oldest.request);
+      --consumed_;
+    }
   }
 
   void isend(int dest, int tag, Buffer&& bytes) {
@@ -203,8 +253,12 @@ class MpiTransport final : public Transport {
   MpiTransportOptions options_;
   int rank_ = 0;
   int size_ = 1;
-  std::vector<Posted> ring_;
-  std::size_t head_ = 0;
+  std::vector<Slot> ring_;
+  std::size_t head_ = 0;      // the oldest posted slot: the next message lands there
+  bool head_done_ = false;    // the head slot's receive has completed; poll() has not taken it
+  MPI_Status head_status_;
+  std::size_t consumed_ = 0;  // slots taken by poll() and not yet restarted: the ones before head_
+  Buffer spare_bulk_;         // reused for the next large message
   std::vector<MPI_Request> pending_requests_;
   std::vector<Buffer> pending_buffers_;
   std::vector<int> indices_;

@@ -146,7 +146,7 @@ void Runtime::flush() {
   unflushed_.clear();
 }
 
-void Runtime::deliver_batch(int source, const Buffer& batch) {
+void Runtime::deliver_batch(int source, std::span<const std::byte> batch) {
   std::size_t at = 0;
   while (at < batch.size()) {
     std::uint64_t length = 0;
@@ -203,19 +203,17 @@ void Runtime::dispatch(const Envelope& envelope, int source, std::span<const std
 
 bool Runtime::progress() {
   bool did = false;
-  Incoming incoming;
-  for (int i = 0; i < 64 && transport_->poll(incoming); ++i) {
-    deliver_batch(incoming.source, incoming.bytes);
-    transport_->recycle(std::move(incoming.bytes));
-    did = true;
-  }
+  // Messages the application sent since the last turn leave first: everything else in a turn,
+  // polling above all (it drives MPI's progress engine), costs as much as a message's flight.
+  flush();
   // Only what was queued when the turn began, so a handler that sends to its own rank cannot
   // starve the network.
   flush_to(rank_);
+  if (!local_batches_.empty() || !local_work_.empty()) found_work();
   for (std::size_t n = local_batches_.size(); n > 0 && !local_batches_.empty(); --n) {
     Buffer batch = std::move(local_batches_.front());
     local_batches_.pop_front();
-    deliver_batch(rank_, batch);
+    deliver_batch(rank_, batch.view());
     transport_->recycle(std::move(batch));
     did = true;
   }
@@ -226,9 +224,24 @@ bool Runtime::progress() {
     did = true;
   }
   for (auto& poller : pollers_)
-    if (poller) did |= poller();
+    if (poller && poller()) {
+      found_work();  // a poller reports after its work: that work counts as waiting, a bounded error
+      did = true;
+    }
   flush();
   transport_->progress();
+  // Receiving comes last, so a turn that delivers returns soon after its handlers: the caller's
+  // predicate sees the message at once, and the housekeeping above does not stand between it and
+  // the caller's next send. Batches that are already waiting are taken in the same turn (up to
+  // kBatchesPerTurn), and the replies of each batch's handlers leave before the next poll.
+  Incoming incoming;
+  for (int i = 0; i < kBatchesPerTurn && transport_->poll(incoming); ++i) {
+    found_work();
+    deliver_batch(incoming.source, incoming.bytes);
+    transport_->release(std::move(incoming));
+    flush();
+    did = true;
+  }
   return did;
 }
 

@@ -57,7 +57,7 @@ EpochId EpochTable::open(bool collective) {
   // Every rank starts the butterfly waves of a collective epoch; the root those of a rooted one.
   if (uses_waves(epoch) && (!is_rooted_epoch(epoch) || wave_root(epoch) == rt_.rank()))
     wave_roots_.push_back(epoch);
-  last_activity_ = wall_time();
+  ++activity_;
   return epoch;
 }
 
@@ -124,7 +124,7 @@ void EpochTable::on_delivered(const Envelope& envelope, int) {
   const int ack_to = ack_to_.back();
   ack_to_.pop_back();
   if (envelope.epoch == kGlobalEpoch) return;
-  last_activity_ = wall_time();
+  ++activity_;
   EpochRecord& rec = record(envelope.epoch);
   ++rec.handled;
   if (uses_waves(envelope.epoch)) return;
@@ -158,24 +158,30 @@ void EpochTable::end_epoch(EpochId epoch) {
   --open_epochs_;
   ended_.insert(epoch);
   std::erase(wave_roots_, epoch);
-  last_activity_ = wall_time();
+  ++activity_;
   for (auto& done : rec.callbacks) rt_.post_local(std::move(done));
   if (rec.opened) unit_ended(rec.parent);
 }
 
 bool EpochTable::poll() {
   if (open_epochs_ == 0) return false;
-  const double now = wall_time();
+  // The clock is read only when a wave could start: this runs on every scheduler turn.
+  double now = -1;
   bool did = false;
   for (std::size_t i = 0; i < wave_roots_.size(); ++i) {
     EpochRecord* rec = find(wave_roots_[i]);
-    if (rec != nullptr && rec->finished && !rec->wave_running && now >= rec->next_wave_at) {
+    if (rec == nullptr || !rec->finished || rec->wave_running) continue;
+    if (now < 0) now = wall_time();
+    if (now >= rec->next_wave_at) {
       if (is_rooted_epoch(rec->id)) start_wave(*rec);
       else butterfly_start(*rec);
       did = true;
     }
   }
-  if (flags_.hang_timeout > 0) check_hang(now);
+  if (flags_.hang_timeout > 0 && ++polls_since_hang_check_ >= kPollsPerHangCheck) {
+    polls_since_hang_check_ = 0;
+    check_hang(now < 0 ? wall_time() : now);
+  }
   return did;
 }
 

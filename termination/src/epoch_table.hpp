@@ -113,7 +113,14 @@ class EpochTable final : public MessageObserver {
   std::uint64_t collective_sequence_ = 0;
   std::uint64_t rooted_sequence_ = 0;
   std::size_t open_epochs_ = 0;
+  // Hang detection: activity_ counts epoch events (cheaper than reading the clock at each);
+  // a check that sees it changed moves last_activity_ to its own time. A check runs every
+  // kPollsPerHangCheck scheduler turns, a small fraction of a second even when the rank naps.
   double last_activity_;
+  std::uint64_t activity_ = 0;
+  std::uint64_t activity_seen_ = 0;
+  unsigned polls_since_hang_check_ = 0;
+  static constexpr unsigned kPollsPerHangCheck = 256;
   std::size_t poller_;
 };
 

@@ -11,6 +11,10 @@
 namespace tessera::detail {
 
 void EpochTable::check_hang(double now) {
+  if (activity_ != activity_seen_) {  // something happened since the last check
+    activity_seen_ = activity_;
+    last_activity_ = now;
+  }
   const double idle = now - last_activity_;
   if (idle > flags_.hang_timeout) report_hang(idle);
 }

@@ -21,21 +21,33 @@ class IdleBackoff {
       : spin_s_(spin_us * 1e-6), yield_s_(yield_us * 1e-6), sleep_max_us_(sleep_max_us) {}
 
   /// Call after a turn that found work.
-  void reset() { idle_since_ = -1; }
+  void reset() {
+    idle_since_ = -1;
+    empty_turns_ = 0;
+    nap_us_ = 10;
+    phase_ = Phase::spin;
+  }
+
+  /// True while in the busy-polling window (before yielding or sleeping).
+  bool spinning() const { return phase_ == Phase::spin; }
 
   /// Call after a turn that found nothing.
   void wait() {
-    const double now = wall_time();
-    if (idle_since_ < 0) {
-      idle_since_ = now;
-      nap_us_ = 10;
-      return;
+    if (phase_ == Phase::spin) {
+      // The clock is read once every kSpinCheck empty turns: a read costs about as much as a
+      // turn, and the spin window is hundreds of turns long. The window starts at the first read.
+      if (++empty_turns_ % kSpinCheck != 0) return;
+      const double now = wall_time();
+      if (idle_since_ < 0) idle_since_ = now;
+      if (now - idle_since_ < spin_s_) return;
+      phase_ = Phase::yield;
     }
-    const double idle = now - idle_since_;
-    if (idle < spin_s_) return;
-    if (idle < spin_s_ + yield_s_) {
-      sched_yield();
-      return;
+    if (phase_ == Phase::yield) {
+      if (wall_time() - idle_since_ < spin_s_ + yield_s_) {
+        sched_yield();
+        return;
+      }
+      phase_ = Phase::sleep;
     }
     const double nap = std::min(nap_us_, sleep_max_us_);
     timespec ts{0, static_cast<long>(nap * 1000)};
@@ -44,11 +56,16 @@ class IdleBackoff {
   }
 
  private:
+  enum class Phase { spin, yield, sleep };
+  static constexpr unsigned kSpinCheck = 16;
+
   double spin_s_;
   double yield_s_;
   double sleep_max_us_;
   double idle_since_ = -1;
   double nap_us_ = 10;
+  unsigned empty_turns_ = 0;
+  Phase phase_ = Phase::spin;
 };
 
 }  // namespace tessera

@@ -149,32 +149,35 @@ class Runtime {
   template <class Pred>
   void run_until(Pred&& done) {
     IdleBackoff idle = make_idle();
-    bool idling = false;  // inside a run of turns that found nothing
     while (!done()) {
       if (progress()) {
-        if (idling) end_idle();
-        idling = false;
         idle.reset();
       } else {
-        if (!idling) begin_idle();
-        idling = true;
-        mark_idle();  // the wait ends where the last empty turn ended, not after the next turn
+        if (!idle_open_ && (idle_wall_clock_ || idle_cpu_clock_)) open_idle();
+        // While spinning, test the network alone a few times between whole turns: the turn's
+        // housekeeping would otherwise delay noticing a message.
+        if (idle.spinning() && transport_->await(kAwaitTries)) continue;
         idle.wait();
       }
     }
-    if (idling) end_idle();
+    if (idle_open_) close_idle();
     flush();
   }
 
-  /// Seconds this rank has spent waiting for work in run_until (and what uses it) since start,
-  /// on the wall clock and on the thread CPU clock (spinning costs CPU, sleeping does not). The
-  /// instrumentation subtracts them so waiting is not charged as load. Clocks are read only when
-  /// a wait begins and ends, never on the busy path.
+  /// Seconds this rank has spent waiting for work in run_until (and what uses it) since
+  /// accounting was turned on, on the wall clock and on the thread CPU clock (spinning costs CPU,
+  /// sleeping does not). The instrumentation subtracts them so waiting is not charged as load. A
+  /// wait starts at the first turn that finds nothing and ends when a turn finds work, before that
+  /// work runs; the clocks are read only then, never on every empty turn.
   double idle_seconds() const { return idle_wall_; }
   double idle_cpu_seconds() const { return idle_cpu_; }
-  /// Also account idle time on the thread CPU clock (one more clock read per empty turn); the
-  /// instrumentation turns it on when loads are measured in CPU time.
-  void set_idle_cpu_clock(bool on) { idle_cpu_clock_ = on; }
+  /// Turns on idle accounting on the wall clock and/or the thread CPU clock (off by default: each
+  /// clock costs two reads per wait, and a wait ends on the path of every message's latency).
+  /// Calls accumulate; the instrumentation turns on the clock it measures loads with.
+  void account_idle(bool wall_clock, bool cpu_clock) {
+    idle_wall_clock_ = idle_wall_clock_ || wall_clock;
+    idle_cpu_clock_ = idle_cpu_clock_ || cpu_clock;
+  }
 
   /// Runs until no message is queued or in flight anywhere and all local work is done
   /// (collective: every rank must call it). Used by finalize.
@@ -226,24 +229,26 @@ class Runtime {
     close_record(dest, batch, start, envelope);
   }
 
-  void begin_idle() {
-    idle_wall_start_ = wall_time();
+  void open_idle() {
+    idle_open_ = true;
+    if (idle_wall_clock_) idle_wall_start_ = wall_time();
     if (idle_cpu_clock_) idle_cpu_start_ = thread_cpu_time();
   }
-  void mark_idle() {
-    idle_wall_mark_ = wall_time();
-    if (idle_cpu_clock_) idle_cpu_mark_ = thread_cpu_time();
+  void close_idle() {
+    idle_open_ = false;
+    if (idle_wall_clock_) idle_wall_ += wall_time() - idle_wall_start_;
+    if (idle_cpu_clock_) idle_cpu_ += thread_cpu_time() - idle_cpu_start_;
   }
-  void end_idle() {
-    idle_wall_ += idle_wall_mark_ - idle_wall_start_;
-    if (idle_cpu_clock_) idle_cpu_ += idle_cpu_mark_ - idle_cpu_start_;
+  // Called by progress() where a turn finds work.
+  void found_work() {
+    if (idle_open_) close_idle();
   }
 
   Buffer& outbox(int dest, std::size_t room);
   void close_record(int dest, Buffer& batch, std::size_t start, const Envelope& envelope);
   void copy_record(int dest, std::span<const std::byte> record);
   void flush_to(int dest);
-  void deliver_batch(int source, const Buffer& batch);
+  void deliver_batch(int source, std::span<const std::byte> batch);
   void deliver(int source, std::span<const std::byte> record);
   void dispatch(const Envelope& envelope, int source, std::span<const std::byte> record);
   void forward_broadcast(const Envelope& envelope, const Buffer& bytes);
@@ -251,6 +256,9 @@ class Runtime {
   IdleBackoff make_idle() const {
     return IdleBackoff(flags_.idle_spin_us, flags_.idle_yield_us, flags_.idle_sleep_max_us);
   }
+
+  static constexpr int kAwaitTries = 16;
+  static constexpr int kBatchesPerTurn = 16;
 
   struct Parked {
     int source;
@@ -282,9 +290,9 @@ class Runtime {
   double idle_cpu_ = 0;
   double idle_wall_start_ = 0;
   double idle_cpu_start_ = 0;
-  double idle_wall_mark_ = 0;
-  double idle_cpu_mark_ = 0;
+  bool idle_wall_clock_ = false;
   bool idle_cpu_clock_ = false;
+  bool idle_open_ = false;  // a wait began in run_until and no turn has found work since
   std::uint64_t total_sent_ = 0;     // system messages included: what drain() balances
   std::uint64_t total_handled_ = 0;
   Runtime* previous_ = nullptr;      // the runtime that was current before this one

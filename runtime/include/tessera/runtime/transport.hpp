@@ -8,13 +8,17 @@
 
 #include <cstddef>
 #include <memory>
+#include <span>
 
 namespace tessera {
 
-/// One received message: its source rank and its bytes (envelope included).
+/// One received message: its source rank and its bytes (envelope included). The bytes belong to
+/// the transport and stay valid until the message is given back with release().
 struct Incoming {
   int source = -1;
-  Buffer bytes;
+  std::span<const std::byte> bytes;
+  int slot = -1;  ///< the transport's bookkeeping: where the bytes live
+  Buffer owned;   ///< the transport's bookkeeping: a payload received outside the slots
 };
 
 class Transport {
@@ -28,11 +32,22 @@ class Transport {
   /// transport owns the buffer until the send completes; any size is allowed.
   virtual void send(int dest, Buffer&& bytes) = 0;
 
-  /// Receives one waiting message into `out`, if any. Never blocks.
+  /// Receives one waiting message into `out`, if any. Never blocks. Messages can be held while
+  /// more are polled (a handler that runs the scheduler), but a transport holds a bounded number
+  /// (the MPI transport: its ring of receives); past that, poll() returns false until one is
+  /// released.
   virtual bool poll(Incoming& out) = 0;
+
+  /// Gives a polled message's bytes back to the transport.
+  virtual void release(Incoming&& in) = 0;
 
   /// True when a message is waiting to be received. Never blocks.
   virtual bool probe() = 0;
+
+  /// Spins on the network for up to `tries` tests while nothing else needs the rank; true once a
+  /// message is waiting (poll() then takes it). What an idle rank does instead of whole empty
+  /// scheduler turns, so it notices a message as soon as a blocking MPI_Recv would.
+  virtual bool await(int tries) = 0;
 
   /// Advances outstanding sends; returns the number still in flight.
   virtual std::size_t progress() = 0;
@@ -49,8 +64,12 @@ inline constexpr int kMpiTransportTag = 7001;
 
 struct MpiTransportOptions {
   /// Size of each pre-posted receive; a batch larger than this travels as a header plus a
-  /// separately received payload. Keep it at least the coalescing threshold.
-  std::size_t eager_bytes = 65536;
+  /// separately received payload (one more small message, and a receive the runtime waits on).
+  /// Keep it at least the coalescing threshold.
+  std::size_t eager_bytes = 262144;
+  /// Capacity of the pooled buffers that outgoing batches are packed into (a batch that outgrows
+  /// one grows on its own and is not pooled). Keep it above the coalescing threshold.
+  std::size_t pool_bytes = 32768;
   /// Messages above this many bytes use a derived datatype instead of an int count; lowered
   /// only by tests, to exercise that path without allocating gigabytes.
   std::size_t max_int_count = 0x7fffffff;
