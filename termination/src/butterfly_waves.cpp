@@ -13,6 +13,7 @@
 #include <tessera/runtime/objgroup.hpp>
 #include <tessera/runtime/timer.hpp>
 
+#include <algorithm>
 #include <bit>
 
 namespace tessera::detail {
@@ -56,7 +57,7 @@ void EpochTable::butterfly_send_round(EpochRecord& rec) {
 void EpochTable::butterfly_part(EpochId epoch, std::uint64_t wave, int round, std::uint64_t sent,
                                 std::uint64_t handled) {
   EpochRecord& rec = record(epoch);
-  rec.butterfly_early[{wave, round}] = {sent, handled};
+  rec.butterfly_parts.push_back({wave, round, sent, handled});
   if (rec.wave_running) butterfly_advance(rec);
 }
 
@@ -64,10 +65,14 @@ void EpochTable::butterfly_advance(EpochRecord& rec) {
   const int width = butterfly_width();
   const int rounds = std::countr_zero(static_cast<unsigned>(width));
   while (rec.wave_running) {
-    auto it = rec.butterfly_early.find({rec.wave, rec.butterfly_round});
-    if (it == rec.butterfly_early.end()) return;
-    const auto [sent, handled] = it->second;
-    rec.butterfly_early.erase(it);
+    auto& parts = rec.butterfly_parts;
+    auto it = std::find_if(parts.begin(), parts.end(), [&rec](const EpochRecord::ButterflyPart& part) {
+      return part.wave == rec.wave && part.round == rec.butterfly_round;
+    });
+    if (it == parts.end()) return;
+    const std::uint64_t sent = it->sent;
+    const std::uint64_t handled = it->handled;
+    parts.erase(it);
     if (rec.butterfly_round == kFoldOut) {  // a folded rank receives the final sums
       butterfly_decide(rec, sent, handled);
       return;

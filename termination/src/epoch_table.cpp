@@ -153,14 +153,16 @@ void EpochTable::unit_ended(EpochId parent) {
 
 void EpochTable::end_epoch(EpochId epoch) {
   auto it = epochs_.find(epoch);
-  EpochRecord rec = std::move(it->second);
+  std::vector<std::function<void()>> callbacks = std::move(it->second.callbacks);
+  const bool opened = it->second.opened;
+  const EpochId parent = it->second.parent;
   epochs_.erase(it);
   --open_epochs_;
   ended_.insert(epoch);
   std::erase(wave_roots_, epoch);
   ++activity_;
-  for (auto& done : rec.callbacks) rt_.post_local(std::move(done));
-  if (rec.opened) unit_ended(rec.parent);
+  for (auto& done : callbacks) rt_.post_local(std::move(done));
+  if (opened) unit_ended(parent);
 }
 
 bool EpochTable::poll() {

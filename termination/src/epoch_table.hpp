@@ -5,7 +5,6 @@
 // (ds_detector.cpp) or by tree waves rooted at the root (wave_detector.cpp).
 #include <tessera/termination/termination.hpp>
 
-#include <map>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -38,9 +37,16 @@ struct EpochRecord {
   std::uint64_t last_handled = ~0ull;
   std::uint64_t waves_run = 0;
 
-  // Butterfly waves (collective epochs): the round this rank waits for, and parts that came early.
+  // Butterfly waves (collective epochs): the round this rank waits for, and the parts that have
+  // arrived and not been used yet (at most a few: one per round of this wave and the next).
+  struct ButterflyPart {
+    std::uint64_t wave;
+    int round;
+    std::uint64_t sent;
+    std::uint64_t handled;
+  };
   int butterfly_round = 0;
-  std::map<std::pair<std::uint64_t, int>, std::pair<std::uint64_t, std::uint64_t>> butterfly_early;
+  std::vector<ButterflyPart> butterfly_parts;
 
   // Dijkstra-Scholten: messages (and inner epochs) not yet acknowledged, and the parent edge.
   std::int64_t deficit = 0;
