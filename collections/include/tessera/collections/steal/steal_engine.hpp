@@ -320,7 +320,9 @@ class StealEngine {
       run_pending_ = true;
       send_counted<&StealEngine::on_run>(rt_.rank(), iteration_);
     }
-    if (rank_has_tasks || (!team_ && run_pending_) || (team_ && team_->queued_hint() > 0)) return;
+    // With a team, only a pending run brings the main thread back to the tasks the team holds;
+    // without one, turning to other ranks is the only way back to work.
+    if (rank_has_tasks || (run_pending_ && (!team_ || team_->queued_hint() > 0))) return;
     if (rt_.size() == 1) return;
     switch (options_.policy) {
       case Policy::random: steal_random(); break;
