@@ -50,12 +50,15 @@ class Spawner {
   /// Throws tessera::Error when the rank's deque is full (raise the `capacity` steal key);
   /// a worker thread's deque grows instead (std::bad_alloc if memory runs out).
   void spawn(const Task& task) {
-    const detail::Entry<Task> entry{task, false};
     if (own_ != nullptr) {
-      own_->push(entry);
+      own_->push(detail::Entry<Task>{task, false});
       return;
     }
-    if (!deque_->push(entry))
+    const auto fill = [&task](detail::Entry<Task>& slot) {
+      slot.task = task;
+      slot.seeded = false;
+    };
+    if (!deque_->push_with(fill))
       throw Error(fmt::format("the task deque of rank {} is full ({} tasks): raise the capacity steal key",
                               rank_, deque_->capacity()));
   }

@@ -111,11 +111,20 @@ class SplitDeque {
   // Owner. Adds `task` at the head (the paper's addTask). Returns false, leaving the deque
   // unchanged, when every slot holds a queued task or one still being copied to a thief.
   bool push(const T& task) {
+    return push_with([&task](T& slot) { slot = task; });
+  }
+
+  // Owner. As push(), but `fill(T& slot)` writes the task straight into its slot. A caller that
+  // wraps its task in T (a task collection adds a flag) saves building and copying a temporary,
+  // whose copy, for a T with padding, reloads bytes that were just stored in pieces: a stall
+  // on store forwarding that costs more than the rest of the push.
+  template <class Fill>
+  bool push_with(Fill&& fill) {
     reclaim_stolen_slots();
     if (head_ - ctail_ == capacity_) {
       return false;
     }
-    buffer_[slot(head_)] = task;
+    fill(buffer_[slot(head_)]);
     ++head_;
     if (shared_empty()) {
       release_to_shared(local_size() / 2);
