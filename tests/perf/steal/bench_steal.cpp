@@ -15,9 +15,11 @@
 //    stealing costs from what other processes on shared cores cost;
 //  - cpu_efficiency.{policy}: the same ratio on thread CPU time (sequential nodes per CPU second
 //    over the ranks' nodes per CPU second, their napping excluded), and cpu_share: the ranks'
-//    CPU time over 2 x their wall time. When other jobs share the cores, cpu_share < 1 is the
-//    part of the wall-clock efficiency lost to them, and cpu_efficiency is what the runtime
-//    itself costs (polling, stealing, termination detection).
+//    CPU time over 2 x their wall time, beside sequential_cpu_share (the sequential search's
+//    CPU time over its wall time). efficiency is about cpu_efficiency x cpu_share /
+//    sequential_cpu_share: the last ratio is what other jobs on shared cores take (1 on idle
+//    cores), and cpu_efficiency is what the runtime itself costs (per-task overhead, polling,
+//    stealing, termination detection).
 // The sequential part runs here with no runtime; the 2-rank part is this same program
 // started by `mpirun -np 2` with --distributed-part (distributed_part.hpp), whose JSON line
 // this process reads and folds in. The load average is reported: the cores may be shared.
@@ -143,6 +145,7 @@ int main(int argc, char** argv) {
       const double efficiency = pool.nodes_per_s / (static_cast<double>(workers) * seq.nodes_per_s);
       json["sequential_nodes_per_s"][name] = seq.nodes_per_s;
       json["sequential_nodes_per_cpu_s"][name] = seq.nodes_per_cpu_s;
+      json["sequential_cpu_share"][name] = seq.nodes_per_s / seq.nodes_per_cpu_s;
       json["efficiency"]["workers"][name] = efficiency;
       json["steals"]["workers"][name] = {{"attempted", pool.steals_attempted},
                                          {"successful", pool.steals_successful}};
