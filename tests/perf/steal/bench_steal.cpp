@@ -78,9 +78,9 @@ void check(const NamedTree& tree, const TreeCounts& counts, const std::string& h
 
 struct Measurement {
   double nodes_per_s = 0;
-  double nodes_per_cpu_s = 0;  // per second of the searching thread's CPU time
   std::uint64_t steals_attempted = 0;
   std::uint64_t steals_successful = 0;
+  double nodes_per_cpu_s = 0;  // sequential only: per second of the searching thread's CPU time
 };
 
 // The best of `repeat` runs: the least disturbed by other processes on shared cores.

@@ -155,7 +155,7 @@ class StealEngine {
     if (team_) {
       // Nothing to run here, but the worker threads are busy: the run stays outstanding, so
       // nap as an idle rank would instead of spinning on messages to ourselves.
-      if (ran == 0) team_idle_.wait();
+      if (ran == 0 && team_->busy()) team_idle_.wait();
       else team_idle_.reset();
     }
     distribute();
