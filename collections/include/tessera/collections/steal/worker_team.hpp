@@ -82,14 +82,14 @@ class WorkerTeam {
   WorkerTeam(std::size_t workers, RankDeque& rank_deque, const Body& body, int rank, const StealOptions& options)
       : rank_deque_(rank_deque), body_(body), rank_(rank), options_(options) {
     if (workers < 2) throw std::invalid_argument("WorkerTeam: a team needs at least 2 workers");
-    for (std::size_t w = 1; w < workers; ++w) threads_state_.push_back(std::make_unique<Worker>());
+    for (std::size_t w = 1; w < workers; ++w) worker_threads_.push_back(std::make_unique<Worker>());
   }
   ~WorkerTeam() { stop(); }
   WorkerTeam(const WorkerTeam&) = delete;
   WorkerTeam& operator=(const WorkerTeam&) = delete;
 
   /// Workers, the main thread included.
-  std::size_t workers() const { return threads_state_.size() + 1; }
+  std::size_t workers() const { return worker_threads_.size() + 1; }
 
   /// Main thread: starts the worker threads for one process().
   void start() {
@@ -110,17 +110,17 @@ class WorkerTeam {
   /// Any thread: tasks queued on the worker threads at some recent instant.
   std::int64_t queued_hint() const {
     std::int64_t sum = 0;
-    for (const auto& w : threads_state_) sum += w->deque.size_hint();
+    for (const auto& w : worker_threads_) sum += w->deque.size_hint();
     return sum;
   }
 
   /// Main thread: appends to `out` the older half (rounded up) of the first worker thread's
   /// deque that has tasks, trying a different thread first each call. Returns how many.
   std::size_t take_half(std::vector<Entry>& out) {
-    const std::size_t threads = threads_state_.size();
+    const std::size_t threads = worker_threads_.size();
     const std::size_t first = next_victim_++ % threads;
     for (std::size_t i = 0; i < threads; ++i) {
-      WorkerDeque& victim = threads_state_[(first + i) % threads]->deque;
+      WorkerDeque& victim = worker_threads_[(first + i) % threads]->deque;
       const std::int64_t half = (victim.size_hint() + 1) / 2;
       std::size_t taken = 0;
       for (std::int64_t k = 0; k < half; ++k) {
@@ -147,7 +147,7 @@ class WorkerTeam {
   /// Main thread, after stop(): what the worker threads did since start(), and resets it.
   TeamTotals<Task> collect() {
     TeamTotals<Task> totals;
-    for (const auto& w : threads_state_) {
+    for (const auto& w : worker_threads_) {
       totals.tasks_executed += w->tasks_executed;
       totals.steals += w->steals;
       totals.work_seconds += w->work_seconds;
@@ -174,7 +174,7 @@ class WorkerTeam {
   };
 
   void work(std::size_t w) {
-    Worker& self = *threads_state_[w - 1];
+    Worker& self = *worker_threads_[w - 1];
     const double cpu_start = thread_cpu_time();
     Spawner<Task> spawner(self.deque, rank_, w);
     std::minstd_rand victims(static_cast<std::uint32_t>(options_.seed ^ (0x9e3779b97f4a7c15ULL * (w + 1)) ^
@@ -214,7 +214,7 @@ class WorkerTeam {
     const std::size_t n = workers();
     while (!stopping_.load(std::memory_order_acquire)) {
       const std::size_t victim = (w + 1 + victims() % (n - 1)) % n;
-      const bool stolen = victim == 0 ? steal_from_rank(self) : steal_from_thread(self, *threads_state_[victim - 1]);
+      const bool stolen = victim == 0 ? steal_from_rank(self) : steal_from_thread(self, *worker_threads_[victim - 1]);
       if (stolen) {
         ++self.steals;
         return true;
@@ -265,7 +265,7 @@ class WorkerTeam {
   const Body& body_;
   int rank_;
   StealOptions options_;
-  std::vector<std::unique_ptr<Worker>> threads_state_;  // worker w >= 1 at index w - 1
+  std::vector<std::unique_ptr<Worker>> worker_threads_;  // worker w >= 1 at index w - 1
   std::vector<std::jthread> threads_;
   std::size_t next_victim_ = 0;  // main thread only
   alignas(kCacheLine) std::atomic<std::int64_t> busy_{0};
