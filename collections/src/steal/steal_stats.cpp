@@ -9,7 +9,7 @@ namespace tessera::collections::steal {
 namespace {
 
 // Fields per rank in the gathered vector; every count fits a double exactly (< 2^53).
-constexpr std::size_t kFields = 7;
+constexpr std::size_t kFields = 9;
 
 }  // namespace
 
@@ -19,8 +19,10 @@ RankStats& RankStats::operator+=(const RankStats& o) {
   steals_successful += o.steals_successful;
   steals_failed += o.steals_failed;
   lifeline_activations += o.lifeline_activations;
+  worker_steals += o.worker_steals;
   work_seconds += o.work_seconds;
   steal_seconds += o.steal_seconds;
+  cpu_seconds += o.cpu_seconds;
   return *this;
 }
 
@@ -41,6 +43,8 @@ IterationStats gather_stats(Runtime& rt, std::uint32_t iteration, double seconds
   own[4] = static_cast<double>(mine.lifeline_activations);
   own[5] = mine.work_seconds;
   own[6] = mine.steal_seconds;
+  own[7] = static_cast<double>(mine.worker_steals);
+  own[8] = mine.cpu_seconds;
   if (rt.rank() == 0) slots.back() = seconds;
   slots = rt.collectives().allreduce(std::move(slots), op::sum{});
   IterationStats stats;
@@ -48,21 +52,29 @@ IterationStats gather_stats(Runtime& rt, std::uint32_t iteration, double seconds
   stats.seconds = slots.back();
   for (int r = 0; r < rt.size(); ++r) {
     const double* f = &slots[kFields * static_cast<std::size_t>(r)];
-    stats.ranks.push_back(RankStats{static_cast<std::uint64_t>(f[0]), static_cast<std::uint64_t>(f[1]),
-                                    static_cast<std::uint64_t>(f[2]), static_cast<std::uint64_t>(f[3]),
-                                    static_cast<std::uint64_t>(f[4]), f[5], f[6]});
+    RankStats rank;
+    rank.tasks_executed = static_cast<std::uint64_t>(f[0]);
+    rank.steals_attempted = static_cast<std::uint64_t>(f[1]);
+    rank.steals_successful = static_cast<std::uint64_t>(f[2]);
+    rank.steals_failed = static_cast<std::uint64_t>(f[3]);
+    rank.lifeline_activations = static_cast<std::uint64_t>(f[4]);
+    rank.work_seconds = f[5];
+    rank.steal_seconds = f[6];
+    rank.worker_steals = static_cast<std::uint64_t>(f[7]);
+    rank.cpu_seconds = f[8];
+    stats.ranks.push_back(rank);
   }
   return stats;
 }
 
 void print_stats(std::ostream& out, const IterationStats& stats) {
   out << fmt::format("iteration {} ({:.3f} s)\n", stats.iteration, stats.seconds);
-  out << fmt::format("{:>6} {:>12} {:>10} {:>10} {:>8} {:>9} {:>9} {:>9}\n", "rank", "tasks", "attempted",
-                     "successful", "failed", "lifeline", "work s", "steal s");
+  out << fmt::format("{:>6} {:>12} {:>10} {:>10} {:>8} {:>9} {:>9} {:>9} {:>9} {:>9}\n", "rank", "tasks",
+                     "attempted", "successful", "failed", "lifeline", "worker", "work s", "steal s", "cpu s");
   auto line = [&out](const std::string& label, const RankStats& r) {
-    out << fmt::format("{:>6} {:>12} {:>10} {:>10} {:>8} {:>9} {:>9.3f} {:>9.3f}\n", label, r.tasks_executed,
-                       r.steals_attempted, r.steals_successful, r.steals_failed, r.lifeline_activations,
-                       r.work_seconds, r.steal_seconds);
+    out << fmt::format("{:>6} {:>12} {:>10} {:>10} {:>8} {:>9} {:>9} {:>9.3f} {:>9.3f} {:>9.3f}\n", label,
+                       r.tasks_executed, r.steals_attempted, r.steals_successful, r.steals_failed,
+                       r.lifeline_activations, r.worker_steals, r.work_seconds, r.steal_seconds, r.cpu_seconds);
   };
   for (std::size_t r = 0; r < stats.ranks.size(); ++r) line(std::to_string(r), stats.ranks[r]);
   line("total", stats.total());

@@ -1,5 +1,6 @@
 // The distributed NQueens search on 1, 2 and 4 ranks: N = 1..12 give OEIS A000170 under
-// every policy, with the exact number of tasks of the cutoff.
+// every policy, with the exact number of tasks of the cutoff, with one and two worker threads
+// per rank.
 #include <tessera/runtime.hpp>
 #include <tessera/termination/termination.hpp>
 
@@ -16,7 +17,7 @@ using collections::steal::StealOptions;
 
 constexpr std::uint64_t kA000170[] = {1, 0, 0, 2, 10, 4, 40, 92, 352, 724, 2680, 14200};
 
-TEST(DistributedNQueens, OneToTwelveMatchA000170UnderEveryPolicy) {
+void expect_a000170(std::int32_t workers) {
   Runtime& rt = this_runtime();
   for (const Policy policy : {Policy::random, Policy::lifeline, Policy::success_only}) {
     for (std::int32_t n = 1; n <= 12; ++n) {
@@ -25,6 +26,7 @@ TEST(DistributedNQueens, OneToTwelveMatchA000170UnderEveryPolicy) {
       StealOptions options;
       options.policy = policy;
       options.n = 4;
+      options.workers = workers;
       const DistributedSearchResult result = search_distributed(rt, Termination::of(rt), n, cutoff, options);
       EXPECT_EQ(result.solutions, kA000170[n - 1]);
       // One task per valid placement of rows 0..cutoff, the empty board included.
@@ -38,6 +40,10 @@ TEST(DistributedNQueens, OneToTwelveMatchA000170UnderEveryPolicy) {
     }
   }
 }
+
+TEST(DistributedNQueens, OneToTwelveMatchA000170UnderEveryPolicy) { expect_a000170(1); }
+
+TEST(DistributedNQueens, OneToTwelveMatchA000170WithTwoWorkerThreadsPerRank) { expect_a000170(2); }
 
 }  // namespace
 }  // namespace tessera::nqueens

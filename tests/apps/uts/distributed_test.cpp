@@ -1,5 +1,6 @@
 // The distributed UTS search on 1, 2 and 4 ranks: small trees of every type and shape give
-// exactly the sequential search's counts under every policy, with one task per node.
+// exactly the sequential search's counts under every policy, with one task per node, with one
+// and with two worker threads per rank.
 #include <tessera/runtime.hpp>
 #include <tessera/termination/termination.hpp>
 
@@ -23,13 +24,12 @@ TreeParams small(TreeType type, GeoShape shape, double b, std::int32_t d, std::i
   return p;
 }
 
-TEST(DistributedUts, SmallTreesMatchTheSequentialCountsUnderEveryPolicy) {
-  Runtime& rt = this_runtime();
+std::vector<TreeParams> small_trees() {
   TreeParams binomial = small(TreeType::binomial, GeoShape::linear, 50, 6, 7);
   binomial.nonleaf_probability = 0.2;
   TreeParams hybrid = small(TreeType::hybrid, GeoShape::linear, 4, 10, 4);
   hybrid.nonleaf_probability = 0.24;
-  const std::vector<TreeParams> trees{
+  return {
       binomial,
       small(TreeType::geometric, GeoShape::linear, 4, 8, 1),
       small(TreeType::geometric, GeoShape::expdec, 4, 6, 7),
@@ -37,13 +37,18 @@ TEST(DistributedUts, SmallTreesMatchTheSequentialCountsUnderEveryPolicy) {
       small(TreeType::geometric, GeoShape::fixed, 3, 6, 9),
       hybrid,
   };
-  for (const TreeParams& params : trees) {
+}
+
+void expect_sequential_counts(std::int32_t workers) {
+  Runtime& rt = this_runtime();
+  for (const TreeParams& params : small_trees()) {
     const TreeCounts expected = search_sequential(params);
     for (const Policy policy : {Policy::random, Policy::lifeline, Policy::success_only}) {
       SCOPED_TRACE(describe(params) + " " + std::string(to_string(policy)));
       StealOptions options;
       options.policy = policy;
       options.n = 8;
+      options.workers = workers;
       const DistributedSearchResult result = search_distributed(rt, Termination::of(rt), params, options);
       EXPECT_EQ(result.counts, expected);
       EXPECT_EQ(result.stats.total().tasks_executed, expected.nodes);
@@ -53,6 +58,10 @@ TEST(DistributedUts, SmallTreesMatchTheSequentialCountsUnderEveryPolicy) {
     }
   }
 }
+
+TEST(DistributedUts, SmallTreesMatchTheSequentialCountsUnderEveryPolicy) { expect_sequential_counts(1); }
+
+TEST(DistributedUts, SmallTreesMatchWithTwoWorkerThreadsPerRank) { expect_sequential_counts(2); }
 
 TEST(DistributedUts, LoneRootAndStar) {
   Runtime& rt = this_runtime();

@@ -12,7 +12,14 @@
 //    throughput / (2 x sequential throughput), with failed_steals per policy, and
 //    retentive_steals_by_iteration (seed 000 Table 2 in miniature, beside plain_steals_...),
 //    and utilization: the ranks' time inside tasks over their wall time, which separates what
-//    stealing costs from what other processes on shared cores cost.
+//    stealing costs from what other processes on shared cores cost;
+//  - cpu_efficiency.{policy}: the same ratio on thread CPU time (sequential nodes per CPU second
+//    over the ranks' nodes per CPU second, their napping excluded), and cpu_share: the ranks'
+//    CPU time over 2 x their wall time, beside sequential_cpu_share (the sequential search's
+//    CPU time over its wall time). efficiency is about cpu_efficiency x cpu_share /
+//    sequential_cpu_share: the last ratio is what other jobs on shared cores take (1 on idle
+//    cores), and cpu_efficiency is what the runtime itself costs (per-task overhead, polling,
+//    stealing, termination detection).
 // The sequential part runs here with no runtime; the 2-rank part is this same program
 // started by `mpirun -np 2` with --distributed-part (distributed_part.hpp), whose JSON line
 // this process reads and folds in. The load average is reported: the cores may be shared.
@@ -29,6 +36,8 @@
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
+
+#include <tessera/runtime/timer.hpp>
 
 #include "tessera/uts/search.hpp"
 #include "tessera/uts/sha1.hpp"
@@ -71,6 +80,7 @@ struct Measurement {
   double nodes_per_s = 0;
   std::uint64_t steals_attempted = 0;
   std::uint64_t steals_successful = 0;
+  double nodes_per_cpu_s = 0;  // sequential only: per second of the searching thread's CPU time
 };
 
 // The best of `repeat` runs: the least disturbed by other processes on shared cores.
@@ -78,10 +88,13 @@ Measurement sequential(const NamedTree& tree, int repeat) {
   Measurement best;
   for (int i = 0; i < repeat; ++i) {
     const auto start = Clock::now();
+    const double cpu_start = tessera::thread_cpu_time();
     const TreeCounts counts = search_sequential(tree.params);
+    const double cpu_seconds = tessera::thread_cpu_time() - cpu_start;
     const double seconds = seconds_since(start);
     check(tree, counts, "sequential");
     best.nodes_per_s = std::max(best.nodes_per_s, static_cast<double>(counts.nodes) / seconds);
+    best.nodes_per_cpu_s = std::max(best.nodes_per_cpu_s, static_cast<double>(counts.nodes) / cpu_seconds);
   }
   return best;
 }
@@ -131,6 +144,8 @@ int main(int argc, char** argv) {
       const Measurement pool = pooled(tree, workers, repeat);
       const double efficiency = pool.nodes_per_s / (static_cast<double>(workers) * seq.nodes_per_s);
       json["sequential_nodes_per_s"][name] = seq.nodes_per_s;
+      json["sequential_nodes_per_cpu_s"][name] = seq.nodes_per_cpu_s;
+      json["sequential_cpu_share"][name] = seq.nodes_per_s / seq.nodes_per_cpu_s;
       json["efficiency"]["workers"][name] = efficiency;
       json["steals"]["workers"][name] = {{"attempted", pool.steals_attempted},
                                          {"successful", pool.steals_successful}};
@@ -152,16 +167,22 @@ int main(int argc, char** argv) {
       const nlohmann::json part = tessera::bench::run_on_ranks(2, repeat);
       for (const auto& [name, policies] : part.at("uts").items()) {
         const double sequential_rate = json["sequential_nodes_per_s"][name].get<double>();
+        const double sequential_cpu_rate = json["sequential_nodes_per_cpu_s"][name].get<double>();
+        const double nodes = static_cast<double>(named_tree(name).nodes);
         for (const auto& [policy, m] : policies.items()) {
           const double efficiency = m.at("nodes_per_s").get<double>() / (2 * sequential_rate);
+          const double cpu_seconds = m.at("cpu_seconds").get<double>();
           json["efficiency"][policy][name] = efficiency;
+          json["cpu_efficiency"][policy][name] = nodes / cpu_seconds / sequential_cpu_rate;
+          json["cpu_share"][policy][name] = cpu_seconds / (2 * m.at("wall_seconds").get<double>());
           json["failed_steals"][policy][name] = m.at("steals_failed");
           json["steals"][policy][name] = m;
           json["utilization"][policy][name] = m.at("utilization");
-          std::cout << fmt::format("{} on 2 ranks, {}: {:.3g} nodes/s, efficiency {:.2f}, utilization {:.3f}, {} steals "
-                                   "({} successful, {} failed)\n",
+          std::cout << fmt::format("{} on 2 ranks, {}: {:.3g} nodes/s, efficiency {:.2f} (CPU time: {:.2f}, CPU share "
+                                   "{:.2f}), utilization {:.3f}, {} steals ({} successful, {} failed)\n",
                                    name, policy, m.at("nodes_per_s").get<double>(), efficiency,
-                                   m.at("utilization").get<double>(),
+                                   json["cpu_efficiency"][policy][name].get<double>(),
+                                   json["cpu_share"][policy][name].get<double>(), m.at("utilization").get<double>(),
                                    m.at("steals_attempted").get<std::uint64_t>(),
                                    m.at("steals_successful").get<std::uint64_t>(),
                                    m.at("steals_failed").get<std::uint64_t>());

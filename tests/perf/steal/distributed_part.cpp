@@ -65,6 +65,8 @@ int run_distributed_part(int argc, char** argv, int repeat) {
           const double utilization = total.work_seconds / (rt.size() * result.stats.seconds);
           best = {{"nodes_per_s", rate},
                   {"utilization", utilization},
+                  {"cpu_seconds", total.cpu_seconds},
+                  {"wall_seconds", result.stats.seconds},
                   {"steals_attempted", total.steals_attempted},
                   {"steals_successful", total.steals_successful},
                   {"steals_failed", total.steals_failed},

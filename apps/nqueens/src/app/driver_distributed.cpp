@@ -13,6 +13,7 @@ SearchReport run_distributed(const Options& options, Runtime& rt, Termination& t
   report.seconds = result.stats.seconds;
   report.policy = std::string(to_string(options.steal.policy));
   report.ranks = rt.size();
+  report.workers = static_cast<std::size_t>(options.steal.workers);
   const auto total = result.stats.total();
   report.steals_attempted = total.steals_attempted;
   report.steals_successful = total.steals_successful;

@@ -5,6 +5,7 @@
 #include <exception>
 #include <iostream>
 
+#include <tessera/collections/steal/steal_flags.hpp>
 #include <tessera/runtime.hpp>
 #include <tessera/termination/termination.hpp>
 
@@ -16,12 +17,13 @@ int main(int argc, char** argv) {
   using namespace tessera::nqueens::app;
   tessera::TerminationFlags termination_flags;
   tessera::RuntimeOptions runtime_options;
-  runtime_options.flag_groups = {&termination_flags};
+  tessera::collections::steal::StealFlags steal_flags;
+  runtime_options.flag_groups = {&termination_flags, &steal_flags};
   tessera::Runtime rt(argc, argv, runtime_options);
   tessera::Termination term(rt, termination_flags);
   const bool speaking = rt.rank() == 0;
   // Every rank parses the same arguments and so reaches the same verdict.
-  const CommandLine command_line = parse_command_line(argc, argv, speaking, rt.size());
+  const CommandLine command_line = parse_command_line(argc, argv, speaking, rt.size(), steal_flags.workers);
   if (!command_line.options) {
     return command_line.exit_code;
   }

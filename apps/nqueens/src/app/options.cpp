@@ -20,7 +20,7 @@ constexpr std::int64_t kMaxWorkers = 4096;
 
 }  // namespace
 
-CommandLine parse_command_line(int argc, char** argv, bool speaking, int ranks) {
+CommandLine parse_command_line(int argc, char** argv, bool speaking, int ranks, int rank_workers) {
   CLI::App cli{"tessera-nqueens: count the ways to place N non-attacking queens on an N x N "
                "board (OEIS A000170), with one task per placement of the first rows."};
   std::int32_t n = 0;
@@ -60,12 +60,14 @@ CommandLine parse_command_line(int argc, char** argv, bool speaking, int ranks) 
     }
     options.workers = static_cast<std::size_t>(workers.value_or(0));
     options.json = report == "json";
-    options.distributed = policy.has_value() || !steal_keys.empty() || ranks > 1;
+    options.distributed = policy.has_value() || !steal_keys.empty() || ranks > 1 || rank_workers > 1;
     options.steal.policy = collections::steal::parse_policy(policy.value_or("lifeline"));
     collections::steal::parse_steal_keys(options.steal, steal_keys);
+    options.steal.workers = rank_workers;
     if (options.distributed && options.workers > 0) {
       throw std::invalid_argument("--workers cannot be combined with a distributed search (--policy, "
-                                  "--steal or several ranks): one thread per rank");
+                                  "--steal, --tessera_workers or several ranks): for threads inside each "
+                                  "rank use --tessera_workers");
     }
     return {options, 0};
   } catch (const std::exception& error) {

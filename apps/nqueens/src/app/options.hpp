@@ -26,7 +26,9 @@ struct CommandLine {
 // Parses argv (after the runtime removed its --tessera_ flags). On --help prints usage to
 // stdout; on a bad flag or value prints one message naming it to stderr and returns a
 // non-zero exit code. Only a `speaking` process prints (rank 0), so a job says it once.
-// `ranks` > 1 makes the search distributed even without --policy.
-CommandLine parse_command_line(int argc, char** argv, bool speaking = true, int ranks = 1);
+// `ranks` > 1 makes the search distributed even without --policy, and so does `rank_workers`
+// > 1 (--tessera_workers: worker threads inside each rank, copied into the steal options).
+CommandLine parse_command_line(int argc, char** argv, bool speaking = true, int ranks = 1,
+                               int rank_workers = 1);
 
 }  // namespace tessera::nqueens::app

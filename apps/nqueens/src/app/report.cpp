@@ -10,7 +10,8 @@ void print_report(std::ostream& out, const Options& options, const SearchReport&
   out << fmt::format("n         {}\nsolutions {}\n", options.n, report.solutions);
   out << fmt::format("tasks     {} (cutoff row {})\n", report.tasks, options.cutoff);
   if (report.steal_stats) {
-    out << fmt::format("policy    {} ({} rank{})\n", report.policy, report.ranks, report.ranks == 1 ? "" : "s");
+    out << fmt::format("policy    {} ({} rank{}, {} worker{} each)\n", report.policy, report.ranks,
+                       report.ranks == 1 ? "" : "s", report.workers, report.workers == 1 ? "" : "s");
   } else {
     out << fmt::format("policy    {} ({} worker{})\n", report.policy, report.workers,
                        report.workers == 1 ? "" : "s");

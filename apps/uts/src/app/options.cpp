@@ -44,7 +44,7 @@ TreeParams resolve(const std::optional<std::string>& tree, const Overrides& o) {
 
 }  // namespace
 
-CommandLine parse_command_line(int argc, char** argv, bool speaking, int ranks) {
+CommandLine parse_command_line(int argc, char** argv, bool speaking, int ranks, int rank_workers) {
   CLI::App cli{"tessera-uts: count the nodes, leaves and depth of an Unbalanced Tree Search "
                "(UTS 2.1) tree. Tree flags take the reference's meanings and defaults; with "
                "--tree they override that tree's values."};
@@ -95,12 +95,14 @@ CommandLine parse_command_line(int argc, char** argv, bool speaking, int ranks) 
     options.workers = static_cast<std::size_t>(workers.value_or(0));
     options.sha1 = sha1 == "direct" ? Sha1Backend::direct : Sha1Backend::evp;
     options.json = report == "json";
-    options.distributed = policy.has_value() || !steal_keys.empty() || ranks > 1;
+    options.distributed = policy.has_value() || !steal_keys.empty() || ranks > 1 || rank_workers > 1;
     options.steal.policy = collections::steal::parse_policy(policy.value_or("lifeline"));
     collections::steal::parse_steal_keys(options.steal, steal_keys);
+    options.steal.workers = rank_workers;
     if (options.distributed && options.workers > 0) {
       throw std::invalid_argument("--workers cannot be combined with a distributed search (--policy, "
-                                  "--steal or several ranks): one thread per rank");
+                                  "--steal, --tessera_workers or several ranks): for threads inside each "
+                                  "rank use --tessera_workers");
     }
     return {options, 0};
   } catch (const std::exception& error) {

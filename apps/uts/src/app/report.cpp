@@ -12,7 +12,8 @@ void print_report(std::ostream& out, const Options& options, const SearchReport&
   out << fmt::format("tree      {} ({}, {})\n", options.tree_name, to_string(options.params.type),
                      describe(options.params));
   if (report.steal_stats) {
-    out << fmt::format("policy    {} ({} rank{})\n", report.policy, report.ranks, report.ranks == 1 ? "" : "s");
+    out << fmt::format("policy    {} ({} rank{}, {} worker{} each)\n", report.policy, report.ranks,
+                       report.ranks == 1 ? "" : "s", report.workers, report.workers == 1 ? "" : "s");
   } else {
     out << fmt::format("policy    {} ({} worker{})\n", report.policy, report.workers,
                        report.workers == 1 ? "" : "s");

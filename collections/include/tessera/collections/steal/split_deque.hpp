@@ -29,10 +29,10 @@
 // spinning (see below).
 //
 // Threads: push/pop/sizes belong to the owning worker. steal_begin/steal_complete may be
-// called from any thread; in Tessera they run on the rank's single MPI progress thread,
-// inside the handler of a thief's steal request (the paper's active message), which may
-// also be the owner's thread when the rank has one worker. The lock is therefore only
-// ever contended between the owner and that one progress thread.
+// called from any thread. In Tessera the owner is the rank's main thread, which also owns MPI
+// progress and answers other ranks' thieves in the handler of their steal request (the
+// paper's active message); with `--tessera_workers=N` > 1 the rank's worker threads steal
+// from the shared part too, and only then is the lock ever contended.
 
 #include <algorithm>
 #include <atomic>
@@ -43,6 +43,7 @@
 #include <optional>
 #include <span>
 #include <stdexcept>
+#include <utility>
 
 #include "tessera/collections/steal/cache_line.hpp"
 #include "tessera/collections/steal/chase_lev_deque.hpp"
@@ -65,14 +66,37 @@ struct NoLock {
   void unlock() noexcept {}
 };
 
-// `Lock`: std::mutex when thieves run on other threads than the owner, NoLock when on its own.
+// The lock for a deque whose owner learns only at run time whether thieves run on other
+// threads (a task collection's rank deque: other threads exist only with several workers per
+// rank). Off, it costs a predictable branch; on, it is a std::mutex.
+class SwitchableMutex {
+ public:
+  explicit SwitchableMutex(bool enabled = true) noexcept : enabled_(enabled) {}
+  void lock() {
+    if (enabled_) mutex_.lock();
+  }
+  void unlock() {
+    if (enabled_) mutex_.unlock();
+  }
+
+ private:
+  bool enabled_;
+  std::mutex mutex_;
+};
+
+// `Lock`: std::mutex when thieves run on other threads than the owner, NoLock when on its own,
+// SwitchableMutex when that is decided at run time.
 template <Stealable T, class Lock = std::mutex>
 class SplitDeque {
  public:
   // `capacity`: tasks the buffer holds, stolen-but-uncopied ones included; >= 1.
-  // Throws std::invalid_argument otherwise.
-  explicit SplitDeque(std::int64_t capacity)
-      : capacity_(capacity), mask_(std::has_single_bit(static_cast<std::uint64_t>(capacity)) ? capacity - 1 : -1) {
+  // `lock_args` construct the lock (SwitchableMutex: whether it is enabled).
+  // Throws std::invalid_argument for a capacity below 1.
+  template <class... LockArgs>
+  explicit SplitDeque(std::int64_t capacity, LockArgs&&... lock_args)
+      : capacity_(capacity),
+        mask_(std::has_single_bit(static_cast<std::uint64_t>(capacity)) ? capacity - 1 : -1),
+        mutex_(std::forward<LockArgs>(lock_args)...) {
     if (capacity < 1) {
       throw std::invalid_argument("SplitDeque: capacity must be at least 1");
     }
@@ -87,11 +111,20 @@ class SplitDeque {
   // Owner. Adds `task` at the head (the paper's addTask). Returns false, leaving the deque
   // unchanged, when every slot holds a queued task or one still being copied to a thief.
   bool push(const T& task) {
+    return push_with([&task](T& slot) { slot = task; });
+  }
+
+  // Owner. As push(), but `fill(T& slot)` writes the task straight into its slot. A caller that
+  // wraps its task in T (a task collection adds a flag) saves building and copying a temporary,
+  // whose copy, for a T with padding, reloads bytes that were just stored in pieces: a stall
+  // on store forwarding that costs more than the rest of the push.
+  template <class Fill>
+  bool push_with(Fill&& fill) {
     reclaim_stolen_slots();
     if (head_ - ctail_ == capacity_) {
       return false;
     }
-    buffer_[slot(head_)] = task;
+    fill(buffer_[slot(head_)]);
     ++head_;
     if (shared_empty()) {
       release_to_shared(local_size() / 2);
@@ -133,7 +166,10 @@ class SplitDeque {
       return std::nullopt;
     }
     const std::int64_t count = std::min((shared + 1) / 2, capacity_ - slot(tail));
-    stail_.store(tail + count, std::memory_order_relaxed);
+    // release: an owner that acquires this stail_ (shared_size()) sees what this thief did
+    // before stealing; a task collection's worker announces itself busy there, so a rank that
+    // sees its deque empty also sees the worker that emptied it.
+    stail_.store(tail + count, std::memory_order_release);
     return StealTicket<T>{tail, std::span<const T>(&buffer_[slot(tail)], static_cast<std::size_t>(count))};
   }
 

@@ -8,7 +8,8 @@
 namespace tessera::collections::steal {
 
 /// {"ranks", "tasks_per_rank", "steals_attempted", "steals_successful", "steals_failed",
-///  "lifeline_activations", "work_seconds", "steal_seconds"}: totals over ranks, seconds summed.
+///  "lifeline_activations", "worker_steals", "work_seconds", "steal_seconds", "cpu_seconds"}:
+///  totals over ranks, seconds summed.
 inline nlohmann::json stats_json(const IterationStats& stats) {
   const RankStats total = stats.total();
   std::vector<std::uint64_t> tasks;
@@ -19,8 +20,10 @@ inline nlohmann::json stats_json(const IterationStats& stats) {
           {"steals_successful", total.steals_successful},
           {"steals_failed", total.steals_failed},
           {"lifeline_activations", total.lifeline_activations},
+          {"worker_steals", total.worker_steals},
           {"work_seconds", total.work_seconds},
-          {"steal_seconds", total.steal_seconds}};
+          {"steal_seconds", total.steal_seconds},
+          {"cpu_seconds", total.cpu_seconds}};
 }
 
 }  // namespace tessera::collections::steal

@@ -12,6 +12,11 @@
 /// thieves keep asking (random thieves never stop on their own, so counting their requests
 /// would keep the epoch open forever).
 ///
+/// Worker threads (`workers` > 1, worker_team.hpp): the main thread keeps its `run` outstanding
+/// also while the team is busy, i.e. while any worker thread holds or runs a task, so tasks
+/// spawned on worker threads keep the epoch open although those threads never send anything.
+/// Only the main thread sends: loot it gives away may come from a worker thread's deque.
+///
 /// Iterations. Every uncounted message carries the iteration it belongs to, because it may
 /// arrive after its iteration ended here: stale ones are dropped (a random request still gets
 /// its "no", which its thief then ignores), early ones (a thief already in the next iteration)
@@ -20,6 +25,7 @@
 #include "tessera/collections/steal/spawner.hpp"
 #include "tessera/collections/steal/steal_options.hpp"
 #include "tessera/collections/steal/steal_stats.hpp"
+#include "tessera/collections/steal/worker_team.hpp"
 
 #include <tessera/runtime/collectives.hpp>
 #include <tessera/runtime/idle_policy.hpp>
@@ -49,7 +55,8 @@ class StealEngine {
 
   StealEngine(Runtime& rt, Termination& term, StealOptions options, Body body)
       : rt_(rt), term_(term), options_(options), body_(std::move(body)),
-        deque_(std::make_unique<Deque>(options.capacity)),
+        deque_(std::make_unique<Deque>(options.capacity, options.workers > 1)),
+        team_idle_(options.spin_us, 0, options.sleep_us),
         rng_(options.seed ^ (0x9e3779b97f4a7c15ULL * static_cast<std::uint64_t>(rt.rank() + 1))),
         contacted_(static_cast<std::size_t>(rt.size()), false),
         loads_(static_cast<std::size_t>(rt.size())) {
@@ -58,6 +65,9 @@ class StealEngine {
       outgoing_ = graph.outgoing(rt.rank());
       lifeline_out_.assign(outgoing_.size(), false);
     }
+    if (options_.workers > 1)
+      team_ = std::make_unique<WorkerTeam<Task>>(static_cast<std::size_t>(options_.workers), *deque_, body_,
+                                                 rt.rank(), options_);
   }
 
   void attach(ObjGroup<StealEngine> self) { self_ = self; }
@@ -65,6 +75,7 @@ class StealEngine {
   // The collection is going away, but the runtime keeps its object group alive, and late steal
   // requests may still reach it (they find it inactive): free what only process() uses.
   void release() {
+    team_.reset();
     deque_.reset();
     body_ = nullptr;
   }
@@ -94,8 +105,10 @@ class StealEngine {
     std::erase_if(queued_thieves_, [this](const Request& r) { return r.iteration < iteration_; });
     if (options_.policy == Policy::success_only) share_initial_loads();
     const double start = wall_time();
+    const double cpu_start = thread_cpu_time();
     active_ = true;
     epoch_ = term_.open_collective();
+    if (team_) team_->start();
     term_.run_in(epoch_, [this] { resume(); });
     term_.finish(epoch_);
     // Not term_.wait(): its idling is the runtime's general one (steal_options.hpp says why
@@ -108,7 +121,9 @@ class StealEngine {
     rt_.flush();
     active_ = false;
     const double seconds = wall_time() - start;
-    stats_.steal_seconds = seconds - stats_.work_seconds;
+    stats_.cpu_seconds = thread_cpu_time() - cpu_start;
+    if (team_) collect_team();
+    stats_.steal_seconds = options_.workers * seconds - stats_.work_seconds;
     return gather_stats(rt_, iteration_, seconds, stats_);
   }
 
@@ -117,10 +132,14 @@ class StealEngine {
   void on_run(std::uint32_t iteration) {
     run_pending_ = false;
     if (iteration != iteration_ || !active_) return;
+    if (team_)
+      if (const std::optional<std::string> failure = team_->failure()) tessera::detail::fatal_message(*failure);
     const double start = wall_time();
     Spawner<Task> spawner(*deque_, rt_.rank());
-    for (std::int32_t i = 0; i < options_.n; ++i) {
-      const std::optional<Entry<Task>> entry = deque_->pop();
+    std::int32_t ran = 0;
+    for (; ran < options_.n; ++ran) {
+      std::optional<Entry<Task>> entry = deque_->pop();
+      if (!entry && refill_from_team()) entry = deque_->pop();
       if (!entry) break;
       if (entry->seeded) executed_seeds_.push_back(entry->task);
       try {
@@ -133,6 +152,12 @@ class StealEngine {
       ++stats_.tasks_executed;
     }
     stats_.work_seconds += wall_time() - start;
+    if (team_) {
+      // Nothing to run here, but the worker threads are busy: the run stays outstanding, so
+      // nap as an idle rank would instead of spinning on messages to ourselves.
+      if (ran == 0 && team_->busy()) team_idle_.wait();
+      else team_idle_.reset();
+    }
     distribute();
     resume();
     publish_load();
@@ -220,13 +245,40 @@ class StealEngine {
     rt_.set_current_epoch(outer);
   }
 
-  // The older half of the shared part to `thief`; false when the shared part is empty.
+  // The older half of the shared part to `thief`, or else the older half of a worker thread's
+  // deque; false when neither has a task.
   bool send_loot(int thief, LootKind kind) {
-    const auto ticket = deque_->steal_begin();
-    if (!ticket) return false;
-    send_counted<&StealEngine::on_loot>(thief, rt_.rank(), iteration_, kind, std::as_bytes(ticket->tasks));
-    deque_->steal_complete(*ticket);
+    if (const auto ticket = deque_->steal_begin()) {
+      send_counted<&StealEngine::on_loot>(thief, rt_.rank(), iteration_, kind, std::as_bytes(ticket->tasks));
+      deque_->steal_complete(*ticket);
+      return true;
+    }
+    if (!team_) return false;
+    scratch_.clear();
+    if (team_->take_half(scratch_) == 0) return false;
+    send_counted<&StealEngine::on_loot>(thief, rt_.rank(), iteration_, kind,
+                                        std::as_bytes(std::span<const Entry<Task>>(scratch_)));
     return true;
+  }
+
+  // The main thread's deque ran dry: take the older half of a worker thread's deque.
+  bool refill_from_team() {
+    if (!team_) return false;
+    scratch_.clear();
+    if (team_->take_half(scratch_) == 0) return false;
+    stats_.worker_steals += 1;
+    for (const Entry<Task>& entry : scratch_) push(entry);
+    return true;
+  }
+
+  void collect_team() {
+    team_->stop();
+    TeamTotals<Task> totals = team_->collect();
+    stats_.tasks_executed += totals.tasks_executed;
+    stats_.worker_steals += totals.steals;
+    stats_.work_seconds += totals.work_seconds;
+    stats_.cpu_seconds += totals.cpu_seconds;
+    executed_seeds_.insert(executed_seeds_.end(), totals.executed_seeds.begin(), totals.executed_seeds.end());
   }
 
   void remember(int thief, std::uint32_t iteration, RequestKind kind) {
@@ -241,9 +293,14 @@ class StealEngine {
   void distribute() {
     for (auto* list : {&lifeline_thieves_, &queued_thieves_}) {
       const LootKind kind = list == &lifeline_thieves_ ? LootKind::lifeline_push : LootKind::queued;
-      for (auto it = list->begin(); it != list->end() && deque_->shared_size() > 0;) {
-        if (it->iteration == iteration_ && send_loot(it->thief, kind)) it = list->erase(it);
-        else ++it;
+      for (auto it = list->begin(); it != list->end();) {
+        if (it->iteration != iteration_) {
+          ++it;
+        } else if (send_loot(it->thief, kind)) {
+          it = list->erase(it);
+        } else {
+          return;  // nothing left to give
+        }
       }
     }
   }
@@ -253,14 +310,19 @@ class StealEngine {
       if (outgoing_[i] == victim) lifeline_out_[i] = false;
   }
 
-  // Keeps the rank busy: runs its tasks if it has any, else steals as the policy says.
+  // Keeps the rank busy: runs its tasks if it has any, else steals as the policy says. With
+  // worker threads, the run also stays outstanding while they are busy, and the main thread
+  // turns to other ranks only when no worker thread has a task queued for it to take.
   void resume() {
-    if (!active_ || run_pending_) return;
-    if (queued() > 0) {
+    if (!active_) return;
+    const bool rank_has_tasks = queued() > 0;
+    if (!run_pending_ && (rank_has_tasks || (team_ && team_->busy()))) {
       run_pending_ = true;
       send_counted<&StealEngine::on_run>(rt_.rank(), iteration_);
-      return;
     }
+    // With a team, only a pending run brings the main thread back to the tasks the team holds;
+    // without one, turning to other ranks is the only way back to work.
+    if (rank_has_tasks || (run_pending_ && (!team_ || team_->queued_hint() > 0))) return;
     if (rt_.size() == 1) return;
     switch (options_.policy) {
       case Policy::random: steal_random(); break;
@@ -334,13 +396,14 @@ class StealEngine {
   // success_only: tells every rank when this rank's queued tasks cross the threshold.
   void publish_load() {
     if (options_.policy != Policy::success_only || !active_) return;
-    const bool above = queued() > options_.threshold;
+    const std::int64_t available = queued() + (team_ ? team_->queued_hint() : 0);
+    const bool above = available > options_.threshold;
     if (above == published_above_) return;
     published_above_ = above;
     ++load_seq_;
-    loads_[static_cast<std::size_t>(rt_.rank())] = Load{iteration_, load_seq_, queued()};
+    loads_[static_cast<std::size_t>(rt_.rank())] = Load{iteration_, load_seq_, available};
     for (int r = 0; r < rt_.size(); ++r)
-      if (r != rt_.rank()) send_system<&StealEngine::on_load>(r, rt_.rank(), iteration_, load_seq_, queued());
+      if (r != rt_.rank()) send_system<&StealEngine::on_load>(r, rt_.rank(), iteration_, load_seq_, available);
   }
 
   Runtime& rt_;
@@ -349,6 +412,9 @@ class StealEngine {
   Body body_;
   ObjGroup<StealEngine> self_;
   std::unique_ptr<Deque> deque_;  // released with the collection; the engine outlives it
+  std::unique_ptr<WorkerTeam<Task>> team_;  // workers > 1 only; released with the deque
+  std::vector<Entry<Task>> scratch_;        // tasks taken from the team, main thread only
+  IdleBackoff team_idle_;                   // the main thread's naps while only the team has work
   std::mt19937_64 rng_;
   std::vector<Task> seeds_;           // this rank's seed set, for restore()
   std::vector<Task> executed_seeds_;  // seeded tasks run here this iteration (retentive)

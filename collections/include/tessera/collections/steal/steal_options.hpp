@@ -60,6 +60,9 @@ struct StealOptions {
   std::int32_t spin_us = 20;
   /// Longest nap of an idle rank, in microseconds, >= 1.
   std::int32_t sleep_us = 100;
+  /// Worker threads per rank, the main thread included, >= 1 (`--tessera_workers`,
+  /// steal_flags.hpp). Above 1 the task function is called from that many threads at once.
+  std::int32_t workers = 1;
 };
 
 /// The keys parse_steal_keys accepts, with their meaning, for --help texts.

@@ -5,7 +5,12 @@
 /// or success_only); it is successful when loot answers it, failed when the victim answers "no"
 /// (only `random` and the random phase of `lifeline` ever do), and otherwise still pending when
 /// the collection ran dry (a lifeline or success_only request nobody could serve). A lifeline
-/// activation is loot pushed along a lifeline to a quiet thief.
+/// activation is loot pushed along a lifeline to a quiet thief. Worker steals are inside a rank,
+/// between its worker threads (`--tessera_workers` > 1).
+///
+/// Seconds are summed over the rank's workers: with W workers, work + steal = W x the wall time
+/// of process(). cpu_seconds is the CPU time of the rank's threads during process(); it is
+/// below the wall time when the rank naps or when other processes share its core.
 #include <cstdint>
 #include <iosfwd>
 #include <vector>
@@ -22,8 +27,10 @@ struct RankStats {
   std::uint64_t steals_successful = 0;
   std::uint64_t steals_failed = 0;
   std::uint64_t lifeline_activations = 0;
-  double work_seconds = 0;   ///< inside task bodies
+  std::uint64_t worker_steals = 0;  ///< successful steals between the rank's worker threads
+  double work_seconds = 0;   ///< inside task bodies (wall time)
   double steal_seconds = 0;  ///< the rest of process(): stealing, waiting, detecting termination
+  double cpu_seconds = 0;    ///< CPU time of the rank's threads in process()
 
   RankStats& operator+=(const RankStats& other);
 };

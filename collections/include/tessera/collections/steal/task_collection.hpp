@@ -24,8 +24,12 @@
 /// restore() re-seeds: with the seed set again, or in retentive mode with the seeded tasks each
 /// rank ran last time, stolen ones included, so the balance found by stealing persists.
 ///
-/// Threads: one per rank; the rank's thread runs tasks and MPI progress in turns. Worker
-/// threads inside a rank (worker_pool.hpp) are not yet combined with inter-rank stealing.
+/// Threads: with `options.workers` W = 1 (the default) the rank's one thread runs tasks and MPI
+/// progress in turns. With W > 1 (`--tessera_workers=W`, steal_flags.hpp) W - 1 worker threads
+/// run tasks too, stealing from each other and from the rank's deque through Chase-Lev deques,
+/// while the main thread alone owns MPI progress and serves other ranks (worker_team.hpp). The
+/// task function is then called from W threads at once: keep per-worker results in slots
+/// indexed by Spawner::worker(), in [0, workers()).
 ///
 /// Errors: a task that throws aborts the job on every rank with a message naming the rank and
 /// the exception; so does a full deque (raise the `capacity` key).
@@ -60,6 +64,9 @@ class TaskCollection {
   std::int64_t queued() const { return group_.local()->queued(); }
 
   const StealOptions& options() const { return group_.local()->options(); }
+
+  /// Threads that run tasks on each rank (options().workers).
+  std::size_t workers() const { return static_cast<std::size_t>(options().workers); }
 
  private:
   ObjGroup<detail::StealEngine<Task>> group_;

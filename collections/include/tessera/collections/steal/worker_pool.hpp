@@ -3,9 +3,10 @@
 // A worker runs tasks from its own deque (newest first); a task may spawn tasks, which go
 // to the deque of the worker running it. A worker whose deque is empty becomes a thief:
 // it picks a victim uniformly at random among the other workers and steals that victim's
-// oldest task. This is the shared-memory scheme of Blumofe and Leiserson (Cilk), and the
-// intra-rank level of Tessera's task collections (`--tessera_workers=N`): the calling
-// thread is worker 0, so the thread that owns MPI progress can be one of the workers.
+// oldest task. This is the shared-memory scheme of Blumofe and Leiserson (Cilk), for one
+// process with no runtime (the apps' `--workers`); the calling thread is worker 0. Task
+// collections use the same scheme inside each rank (`--tessera_workers=N`, worker_team.hpp),
+// where worker 0 also owns MPI progress and the rank's split deque.
 //
 // Termination: run() returns when every deque is empty and no worker is running a task.
 // The pool counts "active" workers. A worker leaves the count only when its own deque is
