@@ -10,11 +10,17 @@
 // Counts above INT_MAX use a struct datatype of 1 GiB blocks plus a remainder.
 //
 // Sends: MPI_Isend from a buffer the transport owns until MPI_Testsome says it completed.
+//
+// Buffers: eager-sized ones are pooled by count; larger ones (bulk payloads, and large records
+// that layers above pack in place) are pooled up to `large_pool_bytes` and handed out best fit,
+// so repeated large messages (migrations of large elements) reuse mapped pages instead of
+// faulting in fresh ones on both sides.
 #include <tessera/runtime/error.hpp>
 #include <tessera/runtime/transport.hpp>
 
 #include <mpi.h>
 
+#include <map>
 #include <vector>
 
 namespace tessera {
@@ -100,7 +106,7 @@ class MpiTransport final : public Transport {
     BulkHeader header;
     if (static_cast<std::size_t>(count) == sizeof header) std::memcpy(&header, head.buffer.data(), sizeof header);
     if (static_cast<std::size_t>(count) == sizeof header && header.marker == kBulkMarker) {
-      out.bytes = Buffer(header.bytes);
+      out.bytes = acquire(header.bytes);
       out.bytes.resize(header.bytes);
       receive_bulk(out.source, out.bytes);
     } else {
@@ -153,13 +159,26 @@ class MpiTransport final : public Transport {
       }
       return Buffer(options_.eager_bytes);
     }
+    // Best fit, but never a buffer more than twice the request: that memory is better kept for
+    // a message of its own size.
+    auto fit = large_pool_.lower_bound(bytes);
+    if (fit != large_pool_.end() && fit->first / 2 <= bytes) {
+      Buffer b = std::move(fit->second);
+      large_pool_bytes_ -= fit->first;
+      large_pool_.erase(fit);
+      return b;
+    }
     return Buffer(bytes);
   }
 
   void recycle(Buffer&& bytes) override {
-    if (bytes.capacity() == options_.eager_bytes && pool_.size() < kPoolLimit) {
-      bytes.clear();
-      pool_.push_back(std::move(bytes));
+    const std::size_t capacity = bytes.capacity();
+    bytes.clear();
+    if (capacity == options_.eager_bytes) {
+      if (pool_.size() < kPoolLimit) pool_.push_back(std::move(bytes));
+    } else if (capacity > options_.eager_bytes && large_pool_bytes_ + capacity <= options_.large_pool_bytes) {
+      large_pool_bytes_ += capacity;
+      large_pool_.emplace(capacity, std::move(bytes));
     }
   }
 
@@ -209,6 +228,8 @@ class MpiTransport final : public Transport {
   std::vector<Buffer> pending_buffers_;
   std::vector<int> indices_;
   std::vector<Buffer> pool_;
+  std::multimap<std::size_t, Buffer> large_pool_;  // by capacity
+  std::size_t large_pool_bytes_ = 0;
 };
 
 }  // namespace

@@ -132,6 +132,26 @@ void Runtime::copy_record(int dest, std::span<const std::byte> record) {
   close_record(dest, batch, start, envelope);
 }
 
+void Runtime::send_whole(int dest, const Envelope& envelope, Buffer&& record) {
+  if (record.size() < kRecordHeaderBytes)
+    fatal("send_record: a record of {} bytes has no room for its header: expected at least {} (use "
+          "record_buffer)",
+          record.size(), kRecordHeaderBytes);
+  const std::uint64_t length = record.size() - sizeof(std::uint64_t);
+  std::memcpy(record.data(), &length, sizeof length);
+  std::memcpy(record.data() + sizeof length, &envelope, sizeof envelope);
+  ++total_sent_;
+  if (!envelope.is_system()) {
+    ++counted_sent_;
+    if (observer_ != nullptr) observer_->on_send(envelope, dest);
+  }
+  // A batch is a sequence of records, so the record is a batch of its own; what was queued for
+  // dest before it leaves first, which keeps per-pair order.
+  flush_to(dest);
+  if (dest == rank_) local_batches_.push_back(std::move(record));
+  else transport_->send(dest, std::move(record));
+}
+
 void Runtime::flush_to(int dest) {
   Buffer& batch = outboxes_[dest];
   if (batch.size() == 0) return;

@@ -51,6 +51,10 @@ struct MpiTransportOptions {
   /// Size of each pre-posted receive; a batch larger than this travels as a header plus a
   /// separately received payload. Keep it at least the coalescing threshold.
   std::size_t eager_bytes = 65536;
+  /// Buffers larger than eager_bytes kept after their send or receive completes, for reuse by
+  /// the next large message of a similar size, in total bytes. Freshly allocated memory costs a
+  /// page fault per 4 KiB page on first touch, more than copying into a mapped page.
+  std::size_t large_pool_bytes = std::size_t{64} << 20;
   /// Messages above this many bytes use a derived datatype instead of an int count; lowered
   /// only by tests, to exercise that path without allocating gigabytes.
   std::size_t max_int_count = 0x7fffffff;
