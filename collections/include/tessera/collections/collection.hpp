@@ -10,6 +10,7 @@
 #include <tessera/collections/location.hpp>
 #include <tessera/collections/mapper.hpp>
 #include <tessera/collections/phase.hpp>
+#include <tessera/collections/state_codec.hpp>
 #include <tessera/collections/wire.hpp>
 #include <tessera/runtime/runtime.hpp>
 
@@ -127,7 +128,7 @@ class Collection final : public CollectionBase {
     const std::uint64_t version = element->migrations_ + 1;
     // The pointer is set before the state leaves, so a message arriving next is forwarded after it.
     locations_.learn(e, dest, version);
-    rt_.send_to<&detail::ArriveWire<T>::layout, &Collection::arrive>(dest, id_, 0, e, version, *element);
+    send_state(dest, e, version, *element);
     return true;
   }
 
@@ -148,6 +149,22 @@ class Collection final : public CollectionBase {
     base.migrations_ = version;
     elements_.emplace(e, std::move(element));
     locations_.learn(e, rt_.rank(), version);
+  }
+
+  // A small state joins the destination's batch like any message. A large one is written once,
+  // straight into a message of exactly its size that leaves on its own: copying it into a batch
+  // would cost a second pass over the state and a regrown batch for no coalescing benefit.
+  void send_state(int dest, std::uint64_t e, std::uint64_t version, const T& element) {
+    const std::size_t state_bytes = detail::encoded_size(element);
+    if (state_bytes < rt_.flags().coalesce_bytes) {
+      rt_.send_to<&detail::ArriveWire<T>::layout, &Collection::arrive>(dest, id_, 0, e, version, element);
+      return;
+    }
+    Buffer record = rt_.record_buffer(sizeof e + sizeof version + state_bytes);
+    serial::encode(record, e);
+    serial::encode(record, version);
+    serial::encode(record, element);
+    rt_.send_record<&detail::ArriveWire<T>::layout, &Collection::arrive>(dest, id_, 0, std::move(record));
   }
 
   static Collection& self(Runtime& rt, const Envelope& envelope) {
@@ -208,8 +225,12 @@ class Collection final : public CollectionBase {
 
   static void arrive(Runtime& rt, const Envelope& envelope, std::span<const std::byte> payload) {
     Collection& c = self(rt, envelope);
-    auto [e, version, state] = tessera::detail::Decoder<std::tuple<std::uint64_t, std::uint64_t, T>>::decode(payload);
-    c.adopt(e, std::make_unique<T>(std::move(state)), version);
+    serial::Reader reader(payload);
+    const auto e = serial::decode<std::uint64_t>(reader);
+    const auto version = serial::decode<std::uint64_t>(reader);
+    auto element = std::make_unique<T>();
+    detail::decode_into(reader, *element);
+    c.adopt(e, std::move(element), version);
     const int home = c.home_of(e);
     if (home != rt.rank())
       rt.send_to<&detail::LocationWire::layout, &Collection::on_location>(home, c.id_, Envelope::kSystem, e,
