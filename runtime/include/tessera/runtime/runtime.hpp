@@ -212,7 +212,8 @@ class Runtime {
   void set_observer(MessageObserver* observer) { observer_ = observer; }
 
   /// Registers the object that messages with envelope target `id` run on (object groups,
-  /// collections). Messages that arrived for it earlier are delivered now, in arrival order.
+  /// collections). Messages that arrived for it earlier run from the next scheduler turn, in
+  /// arrival order and before any that arrive later.
   void register_target(std::uint64_t id, void* object);
   void unregister_target(std::uint64_t id);
   /// Keeps `object` alive until the runtime is destroyed (object group instances).
