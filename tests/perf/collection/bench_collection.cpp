@@ -6,12 +6,22 @@
 //    "migrations_per_s":..,"migration_mb_per_s":..,"mpi_mb_per_s":..,  (1 MiB elements)
 //    "migrations_per_s_1k":..,"migration_mb_per_s_1k":..,"mpi_mb_per_s_1k":..,
 //    "mpi_one_buffer_mb_per_s":..}  (1 MiB, one buffer resent from cache: see migration.cpp)
+//
+// MPI's buffers are allocated and touched before its timed region. The migrated elements' new
+// state is allocated inside the timed region, by cereal, so --heap decides what that costs:
+// retain (the default) has glibc keep freed memory mapped (no trimming, no mmap per 1 MiB chunk),
+// so the state of elements that arrive lands in pages that departed elements gave back, already
+// mapped like MPI's; trim (glibc's defaults) returns departed elements' pages to the kernel, and
+// every arriving MiB then faults 256 fresh pages in, which here costs more than the transfer
+// (about 0.6 ms per MiB) and measures the kernel rather than the runtime.
 #include "bench.hpp"
 
 #include <tessera/collections.hpp>
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
+
+#include <malloc.h>
 
 #include <cstdio>
 
@@ -24,6 +34,7 @@ int main(int argc, char** argv) {
   int trials = 5;
   int large_elements = 64;
   int small_elements = 4096;
+  std::string heap = "retain";
   app.add_option("--report", report, "text, or json: one JSON object on the last line")
       ->check(CLI::IsMember({"json", "text"}));
   app.add_option("--round-trips", round_trips, "ping-pong round trips per latency trial")->check(CLI::PositiveNumber);
@@ -32,6 +43,8 @@ int main(int argc, char** argv) {
       ->check(CLI::PositiveNumber);
   app.add_option("--small-elements", small_elements, "1 KiB elements moved per migration trial")
       ->check(CLI::PositiveNumber);
+  app.add_option("--heap", heap, "retain: glibc keeps freed memory mapped; trim: glibc's defaults")
+      ->check(CLI::IsMember({"retain", "trim"}));
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -40,6 +53,10 @@ int main(int argc, char** argv) {
   if (rt.size() < 2) {
     if (rt.rank() == 0) std::fprintf(stderr, "tessera-bench-collection: needs at least 2 ranks, got %d\n", rt.size());
     return 1;
+  }
+  if (heap == "retain") {
+    mallopt(M_MMAP_THRESHOLD, 32 << 20);  // glibc's largest: 1 MiB states come from the heap,
+    mallopt(M_TRIM_THRESHOLD, 1 << 30);   // and the heap keeps what departed elements freed
   }
   tessera::collections::PhaseManager::install(rt, tessera::collections::LoadClock::wall);
   MPI_Comm mpi_comm = MPI_COMM_NULL;
