@@ -88,6 +88,7 @@ bool PhaseManager::migrate(ElementKey element, int dest) {
 
 PhaseRecord PhaseManager::end_phase() {
   rt_.drain();
+  for (auto& [id, collection] : collections_) collection->quiescent();
   PhaseRecord record = close();
   // drain() returns on each rank as soon as it sees quiescence, so a fast rank could start the
   // next phase (and migrate elements here) before this rank has closed: nobody leaves before

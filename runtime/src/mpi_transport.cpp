@@ -11,15 +11,21 @@
 // A message larger than `eager_bytes` is announced by a 16-byte header in the same ordered
 // stream; on reaching the header the receiver takes the payload, which follows on the bulk tag,
 // with a matching MPI_Recv (the sender has already posted it, so this cannot wait on the peer),
-// into a buffer kept for the next large message. Counts above INT_MAX use a struct datatype of
+// into a pooled large buffer. Counts above INT_MAX use a struct datatype of
 // 1 GiB blocks plus a remainder.
 //
 // Sends: MPI_Isend from a buffer the transport owns until MPI_Testsome says it completed.
+//
+// Buffers: batch-sized ones (`pool_bytes`) are pooled by count; larger ones (bulk payloads, and large records
+// that layers above pack in place) are pooled up to `large_pool_bytes` and handed out best fit,
+// so repeated large messages (migrations of large elements) reuse mapped pages instead of
+// faulting in fresh ones on both sides.
 #include <tessera/runtime/error.hpp>
 #include <tessera/runtime/transport.hpp>
 
 #include <mpi.h>
 
+#include <map>
 #include <vector>
 
 namespace tessera {
@@ -29,7 +35,6 @@ constexpr int kEagerTag = kMpiTransportTag;
 constexpr int kBulkTag = kMpiTransportTag + 1;
 constexpr std::size_t kRing = 8;
 constexpr std::size_t kPoolLimit = 64;
-constexpr std::size_t kSpareBulkLimit = std::size_t{16} << 20;  // larger payloads are not kept
 constexpr std::uint64_t kBulkMarker = ~std::uint64_t{0};  // never a record length
 
 struct BulkHeader {
@@ -112,7 +117,7 @@ class MpiTransport final : public Transport {
     BulkHeader header;
     if (static_cast<std::size_t>(count) == sizeof header) std::memcpy(&header, head.buffer.data(), sizeof header);
     if (static_cast<std::size_t>(count) == sizeof header && header.marker == kBulkMarker) {
-      out.owned = std::move(spare_bulk_);
+      out.owned = acquire(header.bytes);
       out.owned.resize(header.bytes);
       receive_bulk(out.source, out.owned);
       out.bytes = out.owned.view();
@@ -131,8 +136,8 @@ class MpiTransport final : public Transport {
   void release(Incoming&& in) override {
     if (in.slot >= 0) {
       ring_[static_cast<std::size_t>(in.slot)].state = Slot::State::released;
-    } else if (in.owned.capacity() > spare_bulk_.capacity() && in.owned.capacity() <= kSpareBulkLimit) {
-      spare_bulk_ = std::move(in.owned);
+    } else if (in.owned.capacity() != 0) {
+      recycle(std::move(in.owned));
     }
     in.bytes = {};
     in.slot = -1;
@@ -182,13 +187,26 @@ class MpiTransport final : public Transport {
       }
       return Buffer(options_.pool_bytes);
     }
+    // Best fit, but never a buffer more than twice the request: that memory is better kept for
+    // a message of its own size.
+    auto fit = large_pool_.lower_bound(bytes);
+    if (fit != large_pool_.end() && fit->first / 2 <= bytes) {
+      Buffer b = std::move(fit->second);
+      large_pool_bytes_ -= fit->first;
+      large_pool_.erase(fit);
+      return b;
+    }
     return Buffer(bytes);
   }
 
   void recycle(Buffer&& bytes) override {
-    if (bytes.capacity() == options_.pool_bytes && pool_.size() < kPoolLimit) {
-      bytes.clear();
-      pool_.push_back(std::move(bytes));
+    const std::size_t capacity = bytes.capacity();
+    bytes.clear();
+    if (capacity == options_.pool_bytes) {
+      if (pool_.size() < kPoolLimit) pool_.push_back(std::move(bytes));
+    } else if (capacity > options_.pool_bytes && large_pool_bytes_ + capacity <= options_.large_pool_bytes) {
+      large_pool_bytes_ += capacity;
+      large_pool_.emplace(capacity, std::move(bytes));
     }
   }
 
@@ -258,11 +276,12 @@ class MpiTransport final : public Transport {
   bool head_done_ = false;    // the head slot's receive has completed; poll() has not taken it
   MPI_Status head_status_;
   std::size_t consumed_ = 0;  // slots taken by poll() and not yet restarted: the ones before head_
-  Buffer spare_bulk_;         // reused for the next large message
   std::vector<MPI_Request> pending_requests_;
   std::vector<Buffer> pending_buffers_;
   std::vector<int> indices_;
   std::vector<Buffer> pool_;
+  std::multimap<std::size_t, Buffer> large_pool_;  // by capacity
+  std::size_t large_pool_bytes_ = 0;
 };
 
 }  // namespace

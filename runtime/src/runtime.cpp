@@ -132,6 +132,26 @@ void Runtime::copy_record(int dest, std::span<const std::byte> record) {
   close_record(dest, batch, start, envelope);
 }
 
+void Runtime::send_whole(int dest, const Envelope& envelope, Buffer&& record) {
+  if (record.size() < kRecordHeaderBytes)
+    fatal("send_record: a record of {} bytes has no room for its header: expected at least {} (use "
+          "record_buffer)",
+          record.size(), kRecordHeaderBytes);
+  const std::uint64_t length = record.size() - sizeof(std::uint64_t);
+  std::memcpy(record.data(), &length, sizeof length);
+  std::memcpy(record.data() + sizeof length, &envelope, sizeof envelope);
+  ++total_sent_;
+  if (!envelope.is_system()) {
+    ++counted_sent_;
+    if (observer_ != nullptr) observer_->on_send(envelope, dest);
+  }
+  // A batch is a sequence of records, so the record is a batch of its own; what was queued for
+  // dest before it leaves first, which keeps per-pair order.
+  flush_to(dest);
+  if (dest == rank_) local_batches_.push_back(std::move(record));
+  else transport_->send(dest, std::move(record));
+}
+
 void Runtime::flush_to(int dest) {
   Buffer& batch = outboxes_[dest];
   if (batch.size() == 0) return;
@@ -175,8 +195,10 @@ void Runtime::dispatch(const Envelope& envelope, int source, std::span<const std
     fatal("rank {} received a message from rank {} for unknown handler id {}: every rank must run "
           "the same executable",
           rank_, source, envelope.handler);
-  if (envelope.target != 0 && targets_.find(envelope.target) == targets_.end()) {
-    // Created collectively, but not yet on this rank: hold it until register_target.
+  // Created collectively but not yet on this rank, or registered with earlier messages still
+  // held: hold this one too, behind them, so messages to a target keep their arrival order.
+  if (envelope.target != 0 &&
+      (targets_.find(envelope.target) == targets_.end() || (!parked_.empty() && parked_.contains(envelope.target)))) {
     Buffer copy(record.size());
     copy.append(record.data(), record.size());
     parked_[envelope.target].push_back(Parked{source, std::move(copy)});
@@ -247,17 +269,20 @@ bool Runtime::progress() {
 
 void Runtime::register_target(std::uint64_t id, void* object) {
   targets_[id] = object;
-  auto it = parked_.find(id);
-  if (it == parked_.end()) return;
-  for (Parked& parked : it->second) {
-    auto held = std::make_shared<Parked>(std::move(parked));
-    post_local([this, held] {
+  if (!parked_.contains(id)) return;
+  // Released from the progress loop, not from inside the caller; messages that arrive before then
+  // queue behind the held ones (see dispatch).
+  post_local([this, id] {
+    auto it = parked_.find(id);
+    if (it == parked_.end()) return;
+    std::vector<Parked> held = std::move(it->second);
+    parked_.erase(it);
+    for (Parked& parked : held) {
       Envelope envelope;
-      std::memcpy(&envelope, held->record.data(), sizeof envelope);
-      dispatch(envelope, held->source, held->record.view());
-    });
-  }
-  parked_.erase(it);
+      std::memcpy(&envelope, parked.record.data(), sizeof envelope);
+      dispatch(envelope, parked.source, parked.record.view());
+    }
+  });
 }
 
 void Runtime::unregister_target(std::uint64_t id) { targets_.erase(id); }

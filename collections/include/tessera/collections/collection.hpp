@@ -5,11 +5,15 @@
 ///
 /// Cost model: a message to an element on this rank or at a cached location is one runtime
 /// send (a 32-byte header before the arguments); a message to a stale location costs one more
-/// send per forward plus one small location correction back to the original sender.
+/// send per forward plus one small location correction back to the original sender. A broadcast
+/// is one spanning-tree broadcast, and each rank keeps its arguments until the end of the phase
+/// for elements that arrive having missed it (broadcast_log.hpp).
+#include <tessera/collections/broadcast_log.hpp>
 #include <tessera/collections/element.hpp>
 #include <tessera/collections/location.hpp>
 #include <tessera/collections/mapper.hpp>
 #include <tessera/collections/phase.hpp>
+#include <tessera/collections/state_codec.hpp>
 #include <tessera/collections/wire.hpp>
 #include <tessera/runtime/runtime.hpp>
 
@@ -64,7 +68,7 @@ class Collection final : public CollectionBase {
   /// The element at `e` if it is on this rank, else nullptr.
   T* local(std::uint64_t e) const {
     auto it = elements_.find(e);
-    return it == elements_.end() ? nullptr : it->second.get();
+    return it == elements_.end() ? nullptr : it->second.element.get();
   }
   std::size_t local_count() const { return elements_.size(); }
 
@@ -86,13 +90,13 @@ class Collection final : public CollectionBase {
   void broadcast(A&&... args) {
     if (destroyed_) fatal("broadcast to collection {}, which was destroyed", id_);
     rt_.broadcast_to<&detail::BroadcastWire<H>::layout, &Collection::deliver_broadcast<H>>(
-        id_, 0, phases_.current(), std::forward<A>(args)...);
+        id_, 0, phases_.current(), broadcasts_.next_sequence(), std::forward<A>(args)...);
   }
 
   /// Calls f(element) for every local element in ascending linear id.
   template <class F>
   void for_each_local(F&& f) const {
-    for (std::uint64_t e : local_elements()) f(*elements_.at(e));
+    for (std::uint64_t e : local_elements()) f(*elements_.at(e).element);
   }
 
   std::vector<std::uint64_t> local_elements() const override {
@@ -120,34 +124,65 @@ class Collection final : public CollectionBase {
     if (dest == rt_.rank()) return true;
     if (dest < 0 || dest >= rt_.size())
       fatal("migration of element {} of collection {} to rank {}: expected a rank in [0, {})",
-            to_string(it->second->index_), id_, dest, rt_.size());
-    std::unique_ptr<T> element = std::move(it->second);
+            to_string(it->second.element->index_), id_, dest, rt_.size());
+    Local leaving = std::move(it->second);
     elements_.erase(it);
-    if constexpr (requires(T& t) { t.on_leaving(); }) element->on_leaving();
-    const std::uint64_t version = element->migrations_ + 1;
+    if constexpr (requires(T& t) { t.on_leaving(); }) leaving.element->on_leaving();
+    const std::uint64_t version = leaving.element->migrations_ + 1;
     // The pointer is set before the state leaves, so a message arriving next is forwarded after it.
     locations_.learn(e, dest, version);
-    rt_.send_to<&detail::ArriveWire<T>::layout, &Collection::arrive>(dest, id_, 0, e, version, *element);
+    send_state(dest, e, version, leaving);
     return true;
   }
+
+  /// At global quiescence every element has run every broadcast: the kept ones can go.
+  void quiescent() override { broadcasts_.clear(); }
 
   /// Collective: waits for quiescence, then destroys every element. Sends afterwards are fatal.
   void destroy() {
     rt_.drain();
     elements_.clear();
+    broadcasts_.clear();
     destroyed_ = true;
     phases_.detach(id_);
   }
 
  private:
-  void adopt(std::uint64_t e, std::unique_ptr<T> element, std::uint64_t version) {
+  // An element on this rank, with the broadcasts it has run (broadcast_log.hpp).
+  struct Local {
+    std::unique_ptr<T> element;
+    BroadcastMarks marks;
+  };
+  // Runs a kept broadcast again on one element that arrived having missed it.
+  using Replay = void (*)(Collection&, std::uint64_t, T&, std::span<const std::byte>);
+
+  Local& adopt(std::uint64_t e, std::unique_ptr<T> element, std::uint64_t version, BroadcastMarks marks = {}) {
     Element<T, N>& base = *element;
     base.collection_ = this;
     base.index_ = delinearize(e, bounds_);
     base.linear_ = e;
     base.migrations_ = version;
-    elements_.emplace(e, std::move(element));
     locations_.learn(e, rt_.rank(), version);
+    return elements_.insert_or_assign(e, Local{std::move(element), std::move(marks)}).first->second;
+  }
+
+  // A small state joins the destination's batch like any message. A large one is written once,
+  // straight into a message of exactly its size that leaves on its own: copying it into a batch
+  // would cost a second pass over the state and a regrown batch for no coalescing benefit.
+  void send_state(int dest, std::uint64_t e, std::uint64_t version, const Local& leaving) {
+    const T& element = *leaving.element;
+    const std::span<const std::byte> marks = leaving.marks.bytes();
+    const std::size_t state_bytes = detail::encoded_size(element);
+    if (state_bytes < rt_.flags().coalesce_bytes) {
+      rt_.send_to<&detail::ArriveWire<T>::layout, &Collection::arrive>(dest, id_, 0, e, version, marks, element);
+      return;
+    }
+    Buffer record = rt_.record_buffer(sizeof e + sizeof version + sizeof(std::uint64_t) + marks.size() + state_bytes);
+    serial::encode(record, e);
+    serial::encode(record, version);
+    serial::encode(record, marks);
+    serial::encode(record, element);
+    rt_.send_record<&detail::ArriveWire<T>::layout, &Collection::arrive>(dest, id_, 0, std::move(record));
   }
 
   static Collection& self(Runtime& rt, const Envelope& envelope) {
@@ -169,7 +204,7 @@ class Collection final : public CollectionBase {
       c.forward<H>(header, tessera::detail::Decoder<params>::decode(arguments));
       return;
     }
-    T& element = *it->second;
+    T& element = *it->second.element;
     if (header.hops > 0 && header.sender != rt.rank())
       rt.send_to<&detail::LocationWire::layout, &Collection::on_location>(
           header.sender, c.id_, Envelope::kSystem, header.element, rt.rank(), element.migrations_);
@@ -195,26 +230,47 @@ class Collection final : public CollectionBase {
 
   template <auto H>
   static void deliver_broadcast(Runtime& rt, const Envelope& envelope, std::span<const std::byte> payload) {
-    using params = typename tessera::detail::handler_traits<decltype(H)>::params;
     Collection& c = self(rt, envelope);
-    const auto arguments = payload.subspan(sizeof(ElementKey));
+    serial::Reader reader(payload);
+    reader.take(sizeof(ElementKey));
+    const auto sequence = serial::decode<std::uint64_t>(reader);
+    const auto arguments = payload.subspan(sizeof(ElementKey) + sizeof sequence);
+    c.broadcasts_.record(envelope.root, sequence, &Collection::run_broadcast<H>, arguments);
     for (std::uint64_t e : c.local_elements()) {
-      T& element = *c.elements_.at(e);
-      PhaseManager::Scope scope(c.phases_, ElementKey{c.id_, e});
-      std::apply([&element](auto&&... a) { (element.*H)(std::forward<decltype(a)>(a)...); },
-                 tessera::detail::Decoder<params>::decode(arguments));
+      Local& local = c.elements_.at(e);
+      // Ahead: it ran this broadcast on the rank it came from.
+      if (local.marks.of(envelope.root) >= sequence) continue;
+      local.marks.set(envelope.root, sequence);
+      run_broadcast<H>(c, e, *local.element, arguments);
     }
+  }
+
+  template <auto H>
+  static void run_broadcast(Collection& c, std::uint64_t e, T& element, std::span<const std::byte> arguments) {
+    using params = typename tessera::detail::handler_traits<decltype(H)>::params;
+    PhaseManager::Scope scope(c.phases_, ElementKey{c.id_, e});
+    std::apply([&element](auto&&... a) { (element.*H)(std::forward<decltype(a)>(a)...); },
+               tessera::detail::Decoder<params>::decode(arguments));
   }
 
   static void arrive(Runtime& rt, const Envelope& envelope, std::span<const std::byte> payload) {
     Collection& c = self(rt, envelope);
-    auto [e, version, state] = tessera::detail::Decoder<std::tuple<std::uint64_t, std::uint64_t, T>>::decode(payload);
-    c.adopt(e, std::make_unique<T>(std::move(state)), version);
+    serial::Reader reader(payload);
+    const auto e = serial::decode<std::uint64_t>(reader);
+    const auto version = serial::decode<std::uint64_t>(reader);
+    auto marks = BroadcastMarks::from_bytes(serial::decode<std::span<const std::byte>>(reader));
+    auto element = std::make_unique<T>();
+    detail::decode_into(reader, *element);
+    Local& local = c.adopt(e, std::move(element), version, std::move(marks));
     const int home = c.home_of(e);
     if (home != rt.rank())
       rt.send_to<&detail::LocationWire::layout, &Collection::on_location>(home, c.id_, Envelope::kSystem, e,
                                                                            rt.rank(), version);
-    if constexpr (requires(T& t) { t.on_arrived(); }) c.elements_.at(e)->on_arrived();
+    T& arrived = *local.element;
+    if constexpr (requires(T& t) { t.on_arrived(); }) arrived.on_arrived();
+    c.broadcasts_.catch_up(local.marks, [&](Replay replay, std::span<const std::byte> arguments) {
+      replay(c, e, arrived, arguments);
+    });
   }
 
   static void on_location(Runtime& rt, const Envelope& envelope, std::span<const std::byte> payload) {
@@ -229,7 +285,8 @@ class Collection final : public CollectionBase {
   Index<N> bounds_;
   Mapper<N> mapper_;
   LocationTable locations_;
-  std::unordered_map<std::uint64_t, std::unique_ptr<T>> elements_;
+  std::unordered_map<std::uint64_t, Local> elements_;
+  BroadcastLog<Replay> broadcasts_;
   bool destroyed_ = false;
 };
 

@@ -83,6 +83,9 @@ class CollectionBase {
   virtual int home_of(std::uint64_t element) const = 0;
   /// Starts moving a local element to `dest` (serialize, send, forget). False if not local.
   virtual bool migrate(std::uint64_t element, int dest) = 0;
+  /// Called at global quiescence (in end_phase, after the drain): nothing is in flight and every
+  /// element has run every broadcast, so state kept for late arrivals can go.
+  virtual void quiescent() {}
 };
 
 class PhaseManager {

@@ -12,9 +12,9 @@
 /// Reductions are collective over ranks (every rank calls them from the application's flow, as
 /// with MPI): each rank combines its local elements' contributions in ascending linear id, then
 /// the runtime's spanning-tree reduction combines the ranks. They are exact wherever the elements
-/// are, so they hold after any migration. Broadcasts reach every element once when no element of
-/// the collection migrates while the broadcast is in flight; the LB manager migrates only between
-/// phases, at quiescence.
+/// are, so they hold after any migration. Broadcasts reach every element exactly once, also an
+/// element that migrates while the broadcast is in flight (broadcast_log.hpp), and the broadcasts
+/// sent from one rank reach each element in the order they were sent.
 #include <tessera/collections/collection.hpp>
 #include <tessera/runtime/collectives.hpp>
 

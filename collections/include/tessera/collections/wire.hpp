@@ -31,15 +31,17 @@ struct ElementWire<H, std::tuple<Ps...>> {
 
 template <auto H, class Params = typename tessera::detail::handler_traits<decltype(H)>::params>
 struct BroadcastWire;
+/// A broadcast: its sender, its sequence number from its root rank, the handler's arguments.
 template <auto H, class... Ps>
 struct BroadcastWire<H, std::tuple<Ps...>> {
-  static void layout(ElementKey, Ps...) {}
+  static void layout(ElementKey, std::uint64_t, Ps...) {}
 };
 
-/// A migrating element: its id, its migration count after this move, and its state.
+/// A migrating element: its id, its migration count after this move, its broadcast marks (raw
+/// BroadcastMark bytes) and its state.
 template <class T>
 struct ArriveWire {
-  static void layout(std::uint64_t, std::uint64_t, T) {}
+  static void layout(std::uint64_t, std::uint64_t, std::span<const std::byte>, T) {}
 };
 
 /// "Element `element` was on `rank` after `version` migrations" (to homes and senders).

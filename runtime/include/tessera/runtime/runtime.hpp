@@ -122,6 +122,30 @@ class Runtime {
     pack<F, I>(rank_, target, flags | Envelope::kBroadcast, rank_, std::forward<A>(args)...);
   }
 
+  /// Bytes at the front of a record buffer that send_record fills in: the record's 64-bit length
+  /// and its envelope.
+  static constexpr std::size_t kRecordHeaderBytes = sizeof(std::uint64_t) + sizeof(Envelope);
+
+  /// An empty record for send_record: its size is kRecordHeaderBytes (room the runtime fills in)
+  /// and it has room for `payload_bytes` more without growing. Large buffers come from the
+  /// transport's pool, so the pages are usually mapped already.
+  Buffer record_buffer(std::size_t payload_bytes) {
+    Buffer record = transport_->acquire(kRecordHeaderBytes + payload_bytes);
+    record.resize(kRecordHeaderBytes);
+    return record;
+  }
+
+  /// Low-level send of one record whose payload the caller has encoded (serial::encode of F's
+  /// parameters, in order) after the first kRecordHeaderBytes of `record` (see record_buffer).
+  /// The record leaves as its own transport message, after everything already queued for
+  /// `dest`, and is never copied: for payloads much larger than --tessera_coalesce_bytes, where
+  /// copying into a batch costs more than the message. A rank outside [0, size) is fatal.
+  template <auto F, detail::Invoker I>
+  void send_record(int dest, std::uint64_t target, std::uint16_t flags, Buffer&& record) {
+    if (dest < 0 || dest >= size_) bad_rank(dest);
+    send_whole(dest, make_envelope<F, I>(target, flags, rank_), std::move(record));
+  }
+
   /// Sends every partly filled outgoing batch now (each scheduler turn does this too).
   void flush();
 
@@ -191,7 +215,8 @@ class Runtime {
   void set_observer(MessageObserver* observer) { observer_ = observer; }
 
   /// Registers the object that messages with envelope target `id` run on (object groups,
-  /// collections). Messages that arrived for it earlier are delivered now, in arrival order.
+  /// collections). Messages that arrived for it earlier run from the next scheduler turn, in
+  /// arrival order and before any that arrive later.
   void register_target(std::uint64_t id, void* object);
   void unregister_target(std::uint64_t id);
   /// Keeps `object` alive until the runtime is destroyed (object group instances).
@@ -215,18 +240,24 @@ class Runtime {
   void pack(int dest, std::uint64_t target, std::uint16_t flags, int root, A&&... args) {
     using params = typename detail::handler_traits<decltype(F)>::params;
     using encoder = detail::Encoder<params>;
-    Envelope envelope;
-    envelope.handler = detail::handler_id<F, I>();
-    envelope.flags = flags;
-    envelope.root = root;
-    envelope.epoch = current_epoch_;
-    envelope.target = target;
+    const Envelope envelope = make_envelope<F, I>(target, flags, root);
     Buffer& batch = outbox(dest, sizeof(std::uint64_t) + sizeof(Envelope) + encoder::fixed_size);
     const std::size_t start = batch.size();
     batch.grow(sizeof(std::uint64_t));
     batch.append(&envelope, sizeof envelope);
     encoder::encode(batch, std::forward<A>(args)...);
     close_record(dest, batch, start, envelope);
+  }
+
+  template <auto F, detail::Invoker I>
+  Envelope make_envelope(std::uint64_t target, std::uint16_t flags, int root) const {
+    Envelope envelope;
+    envelope.handler = detail::handler_id<F, I>();
+    envelope.flags = flags;
+    envelope.root = root;
+    envelope.epoch = current_epoch_;
+    envelope.target = target;
+    return envelope;
   }
 
   void open_idle() {
@@ -247,6 +278,7 @@ class Runtime {
   Buffer& outbox(int dest, std::size_t room);
   void close_record(int dest, Buffer& batch, std::size_t start, const Envelope& envelope);
   void copy_record(int dest, std::span<const std::byte> record);
+  void send_whole(int dest, const Envelope& envelope, Buffer&& record);
   void flush_to(int dest);
   void deliver_batch(int source, std::span<const std::byte> batch);
   void deliver(int source, std::span<const std::byte> record);

@@ -68,8 +68,13 @@ struct MpiTransportOptions {
   /// Keep it at least the coalescing threshold.
   std::size_t eager_bytes = 262144;
   /// Capacity of the pooled buffers that outgoing batches are packed into (a batch that outgrows
-  /// one grows on its own and is not pooled). Keep it above the coalescing threshold.
+  /// one grows on its own and is pooled with the large buffers). Keep it above the coalescing
+  /// threshold.
   std::size_t pool_bytes = 32768;
+  /// Buffers larger than pool_bytes kept after their send or receive completes, for reuse by
+  /// the next large message of a similar size, in total bytes. Freshly allocated memory costs a
+  /// page fault per 4 KiB page on first touch, more than copying into a mapped page.
+  std::size_t large_pool_bytes = std::size_t{64} << 20;
   /// Messages above this many bytes use a derived datatype instead of an int count; lowered
   /// only by tests, to exercise that path without allocating gigabytes.
   std::size_t max_int_count = 0x7fffffff;
