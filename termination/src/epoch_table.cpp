@@ -29,7 +29,7 @@ EpochRecord* EpochTable::find(EpochId epoch) {
 EpochRecord& EpochTable::record(EpochId epoch) {
   auto [it, inserted] = epochs_.try_emplace(epoch);
   if (inserted) {
-    if (ended_.count(epoch) != 0) fatal("a message was sent into {}, which has already ended", epoch_name(epoch));
+    if (ended_.contains(epoch)) fatal("a message was sent into {}, which has already ended", epoch_name(epoch));
     EpochRecord& rec = it->second;
     rec.id = epoch;
     ++open_epochs_;
@@ -64,7 +64,7 @@ EpochId EpochTable::open(bool collective) {
 void EpochTable::finish(EpochId epoch) {
   EpochRecord* rec = find(epoch);
   if (rec == nullptr) {
-    if (ended_.count(epoch) != 0) fatal("{} was finished after it had already ended", epoch_name(epoch));
+    if (ended_.contains(epoch)) fatal("{} was finished after it had already ended", epoch_name(epoch));
     fatal("{} was finished on rank {}, which never opened it", epoch_name(epoch), rt_.rank());
   }
   if (!rec->opened) fatal("{} was finished on rank {}, which never opened it", epoch_name(epoch), rt_.rank());
@@ -75,7 +75,7 @@ void EpochTable::finish(EpochId epoch) {
   else ds_check(*rec);
 }
 
-bool EpochTable::terminated(EpochId epoch) const { return ended_.count(epoch) != 0; }
+bool EpochTable::terminated(EpochId epoch) const { return ended_.contains(epoch); }
 
 void EpochTable::on_termination(EpochId epoch, std::function<void()> done) {
   if (terminated(epoch)) {

@@ -5,8 +5,9 @@
 // (ds_detector.cpp) or by tree waves rooted at the root (wave_detector.cpp).
 #include <tessera/termination/termination.hpp>
 
+#include "ended_epochs.hpp"
+
 #include <unordered_map>
-#include <unordered_set>
 
 namespace tessera::detail {
 
@@ -113,7 +114,7 @@ class EpochTable final : public MessageObserver {
   TerminationFlags flags_;
   bool rooted_by_waves_;
   std::unordered_map<EpochId, EpochRecord> epochs_;
-  std::unordered_set<EpochId> ended_;
+  EndedEpochs ended_;
   std::vector<EpochId> wave_roots_;  // open epochs whose waves this rank starts
   std::vector<int> ack_to_;          // per delivery in progress: whom to acknowledge, -1 none
   std::uint64_t collective_sequence_ = 0;
