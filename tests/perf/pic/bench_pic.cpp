@@ -2,8 +2,9 @@
 // tessera-pic executable under mpirun and reading each run's JSON summary.
 //
 //   amt_overhead_ratio       AMT without LB / SPMD, slowest rank's particle-update time (wall,
-//                            seconds summed over steps), on a balanced SINUSOIDAL grid, 2 ranks:
-//                            the price of colors (EMPIRE paid 1.29).
+//                            seconds summed over steps), on particles spread over the whole grid
+//                            (PATCH 0 L-1 0 L-1), 2 ranks, best of --trials each: the price of
+//                            colors (EMPIRE paid 1.29).
 //   speedup[balancer]        SPMD / AMT with the balancer, same measure, on the drifting PATCH of
 //                            the default input, 2 ranks (one per core, so wall time is real).
 //   modeled_speedup_8_ranks  the same on 8 ranks from thread CPU time (ranks share the 2 cores,
@@ -13,6 +14,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <array>
 #include <cstdio>
 #include <stdexcept>
@@ -62,19 +64,31 @@ int main(int argc, char** argv) {
   std::int64_t particles = 100000;
   std::int64_t steps = 300;
   int modeled_ranks = 8;
+  int trials = 3;
   app.add_option("--report", report, "text or json (one JSON object, last line)")->check(CLI::IsMember({"text", "json"}));
   app.add_option("--L", grid, "grid side in cells (even)")->capture_default_str();
   app.add_option("--n", particles, "particles requested")->capture_default_str();
   app.add_option("--steps", steps, "time steps per run")->capture_default_str();
   app.add_option("--modeled_ranks", modeled_ranks, "ranks of the CPU-time model")->capture_default_str();
+  app.add_option("--trials", trials, "runs of SPMD and AMT for the overhead ratio (best kept)")
+      ->check(CLI::Range(1, 20))
+      ->capture_default_str();
   CLI11_PARSE(app, argc, argv);
 
   const Bench bench{TESSERA_BENCH_MPIRUN, TESSERA_PIC_BINARY, fmt::format("--L {} --n {} --steps {}", grid, particles, steps)};
   const std::string patch = fmt::format("--distribution PATCH 0 {0} 0 {0}", grid / 4 - 1);
   try {
-    const nlohmann::json spmd_even = bench.run(2, "--distribution SINUSOIDAL");
-    const nlohmann::json amt_even = bench.run(2, "--mode=amt --distribution SINUSOIDAL");
-    const double overhead = ratio(amt_even, spmd_even, "update_max_s");
+    // The price of colors on an evenly loaded grid (a PATCH over the whole grid: on 2 ranks
+    // SINUSOIDAL leaves I near 0.45 in the SPMD decomposition, which would mix imbalance into
+    // the figure). Interleaved best of `trials`: one slow run on a shared VM is noise, not cost.
+    const std::string even = fmt::format("--distribution PATCH 0 {0} 0 {0}", grid - 1);
+    double best_spmd_even = 1e30;
+    double best_amt_even = 1e30;
+    for (int t = 0; t < trials; ++t) {
+      best_spmd_even = std::min(best_spmd_even, bench.run(2, even).at("update_max_s").get<double>());
+      best_amt_even = std::min(best_amt_even, bench.run(2, "--mode=amt " + even).at("update_max_s").get<double>());
+    }
+    const double overhead = best_amt_even / best_spmd_even;
 
     nlohmann::ordered_json speedup = nlohmann::ordered_json::object();
     nlohmann::ordered_json modeled = nlohmann::ordered_json::object();
@@ -92,7 +106,7 @@ int main(int argc, char** argv) {
                                 {"amt_overhead_ratio", overhead},
                                 {"speedup", speedup},
                                 {"modeled_speedup_8_ranks", modeled}};
-    if (report == "text") fmt::print("AMT overhead ratio (no LB, SINUSOIDAL, 2 ranks): {:.3f}\n", overhead);
+    if (report == "text") fmt::print("AMT overhead ratio (no LB, whole-grid PATCH, 2 ranks): {:.3f}\n", overhead);
     else fmt::print("{}\n", out.dump());
   } catch (const std::exception& e) {
     fmt::print(stderr, "tessera-bench-pic: {}\n", e.what());
