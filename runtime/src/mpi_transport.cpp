@@ -35,6 +35,7 @@ constexpr int kEagerTag = kMpiTransportTag;
 constexpr int kBulkTag = kMpiTransportTag + 1;
 constexpr std::size_t kRing = 8;
 constexpr std::size_t kPoolLimit = 64;
+constexpr std::size_t kSlotStagger = 17 * 64;  // bytes: 17 cache lines, coprime with any set count
 constexpr std::uint64_t kBulkMarker = ~std::uint64_t{0};  // never a record length
 
 struct BulkHeader {
@@ -72,9 +73,13 @@ class MpiTransport final : public Transport {
     MPI_Comm_rank(comm_, &rank_);
     MPI_Comm_size(comm_, &size_);
     for (Slot& slot : ring_) {
-      slot.buffer = Buffer(options_.eager_bytes);
-      MPI_Recv_init(slot.buffer.data(), static_cast<int>(options_.eager_bytes), MPI_BYTE, MPI_ANY_SOURCE, kEagerTag,
-                    comm_, &slot.request);
+      // Slots start at staggered offsets: at a power-of-two stride their first lines would all
+      // fall in the same cache sets, and every small message would land on a conflict miss.
+      const std::size_t stagger = kSlotStagger * static_cast<std::size_t>(&slot - ring_.data());
+      slot.buffer = Buffer(options_.eager_bytes + stagger);
+      slot.data = slot.buffer.data() + stagger;
+      MPI_Recv_init(slot.data, static_cast<int>(options_.eager_bytes), MPI_BYTE, MPI_ANY_SOURCE, kEagerTag, comm_,
+                    &slot.request);
       MPI_Start(&slot.request);
     }
   }
@@ -115,7 +120,7 @@ class MpiTransport final : public Transport {
     MPI_Get_count(&status, MPI_BYTE, &count);
     out.source = status.MPI_SOURCE;
     BulkHeader header;
-    if (static_cast<std::size_t>(count) == sizeof header) std::memcpy(&header, head.buffer.data(), sizeof header);
+    if (static_cast<std::size_t>(count) == sizeof header) std::memcpy(&header, head.data, sizeof header);
     if (static_cast<std::size_t>(count) == sizeof header && header.marker == kBulkMarker) {
       out.owned = acquire(header.bytes);
       out.owned.resize(header.bytes);
@@ -124,7 +129,7 @@ class MpiTransport final : public Transport {
       out.slot = -1;
       head.state = Slot::State::released;  // the header has been read
     } else {
-      out.bytes = std::span<const std::byte>(head.buffer.data(), static_cast<std::size_t>(count));
+      out.bytes = std::span<const std::byte>(head.data, static_cast<std::size_t>(count));
       out.slot = static_cast<int>(head_);
       head.state = Slot::State::held;
     }
@@ -214,6 +219,7 @@ class MpiTransport final : public Transport {
   struct Slot {
     enum class State { posted, held, released };
     MPI_Request request = MPI_REQUEST_NULL;  // persistent
+    std::byte* data = nullptr;               // where messages land, inside buffer
     Buffer buffer;
     State state = State::posted;
   };

@@ -21,20 +21,15 @@ EpochTable::~EpochTable() {
   rt_.unregister_target(kTerminationTarget);
 }
 
-EpochRecord* EpochTable::find(EpochId epoch) {
-  auto it = epochs_.find(epoch);
-  return it == epochs_.end() ? nullptr : &it->second;
-}
+EpochRecord* EpochTable::find(EpochId epoch) { return epochs_.find(epoch); }
 
 EpochRecord& EpochTable::record(EpochId epoch) {
-  auto [it, inserted] = epochs_.try_emplace(epoch);
+  auto [rec, inserted] = epochs_.find_or_add(epoch);
   if (inserted) {
     if (ended_.contains(epoch)) fatal("a message was sent into {}, which has already ended", epoch_name(epoch));
-    EpochRecord& rec = it->second;
-    rec.id = epoch;
     ++open_epochs_;
   }
-  return it->second;
+  return *rec;
 }
 
 bool EpochTable::uses_waves(EpochId epoch) const { return !is_rooted_epoch(epoch) || rooted_by_waves_; }
@@ -86,14 +81,13 @@ void EpochTable::on_termination(EpochId epoch, std::function<void()> done) {
 }
 
 std::pair<std::uint64_t, std::uint64_t> EpochTable::counts(EpochId epoch) const {
-  auto it = epochs_.find(epoch);
-  return it == epochs_.end() ? std::pair<std::uint64_t, std::uint64_t>{0, 0}
-                             : std::pair{it->second.sent, it->second.handled};
+  const EpochRecord* rec = epochs_.find(epoch);
+  return rec == nullptr ? std::pair<std::uint64_t, std::uint64_t>{0, 0} : std::pair{rec->sent, rec->handled};
 }
 
 std::uint64_t EpochTable::waves(EpochId epoch) const {
-  auto it = epochs_.find(epoch);
-  return it == epochs_.end() ? 0 : it->second.waves_run;
+  const EpochRecord* rec = epochs_.find(epoch);
+  return rec == nullptr ? 0 : rec->waves_run;
 }
 
 void EpochTable::on_send(const Envelope& envelope, int) {
@@ -152,11 +146,12 @@ void EpochTable::unit_ended(EpochId parent) {
 }
 
 void EpochTable::end_epoch(EpochId epoch) {
-  auto it = epochs_.find(epoch);
-  std::vector<std::function<void()>> callbacks = std::move(it->second.callbacks);
-  const bool opened = it->second.opened;
-  const EpochId parent = it->second.parent;
-  epochs_.erase(it);
+  EpochRecord* rec = epochs_.find(epoch);
+  std::vector<std::function<void()>> callbacks;
+  if (!rec->callbacks.empty()) callbacks = std::move(rec->callbacks);
+  const bool opened = rec->opened;
+  const EpochId parent = rec->parent;
+  epochs_.erase(epoch);
   --open_epochs_;
   ended_.insert(epoch);
   std::erase(wave_roots_, epoch);

@@ -6,54 +6,14 @@
 #include <tessera/termination/termination.hpp>
 
 #include "ended_epochs.hpp"
+#include "epoch_records.hpp"
 
-#include <unordered_map>
 
 namespace tessera::detail {
 
 /// The envelope target of termination's system messages (outside the collective id range).
 inline constexpr std::uint64_t kTerminationTarget = 0xfffffffe00000001ull;
 
-struct EpochRecord {
-  EpochId id = kGlobalEpoch;
-  bool opened = false;      // this rank opened it (collective) or is its root (rooted)
-  bool finished = false;    // finish() was called here
-  bool terminated = false;
-  std::uint64_t sent = 0;   // counted messages of the epoch sent here, plus inner epochs opened
-  std::uint64_t handled = 0;  // ... handled here, plus inner epochs ended
-  EpochId parent = kGlobalEpoch;  // the epoch that was current when this one opened here
-  std::vector<std::function<void()>> callbacks;
-
-  // Waves, on every rank: the wave being answered and the sums of the children's answers.
-  std::uint64_t wave = 0;
-  bool wave_open = false;
-  std::size_t wave_children_left = 0;
-  std::uint64_t wave_sent = 0;
-  std::uint64_t wave_handled = 0;
-  // Waves, on the wave root only.
-  bool wave_running = false;
-  double next_wave_at = 0;
-  double backoff_us = 0;
-  std::uint64_t last_sent = ~0ull;
-  std::uint64_t last_handled = ~0ull;
-  std::uint64_t waves_run = 0;
-
-  // Butterfly waves (collective epochs): the round this rank waits for, and the parts that have
-  // arrived and not been used yet (at most a few: one per round of this wave and the next).
-  struct ButterflyPart {
-    std::uint64_t wave;
-    int round;
-    std::uint64_t sent;
-    std::uint64_t handled;
-  };
-  int butterfly_round = 0;
-  std::vector<ButterflyPart> butterfly_parts;
-
-  // Dijkstra-Scholten: messages (and inner epochs) not yet acknowledged, and the parent edge.
-  std::int64_t deficit = 0;
-  bool engaged = false;
-  int ds_parent = -1;
-};
 
 class EpochTable final : public MessageObserver {
  public:
@@ -113,7 +73,7 @@ class EpochTable final : public MessageObserver {
   Runtime& rt_;
   TerminationFlags flags_;
   bool rooted_by_waves_;
-  std::unordered_map<EpochId, EpochRecord> epochs_;
+  EpochRecords epochs_;
   EndedEpochs ended_;
   std::vector<EpochId> wave_roots_;  // open epochs whose waves this rank starts
   std::vector<int> ack_to_;          // per delivery in progress: whom to acknowledge, -1 none

@@ -22,7 +22,8 @@ void EpochTable::check_hang(double now) {
 void EpochTable::report_hang(double idle_seconds) {
   std::string report = fmt::format("tessera: rank {} made no progress for {:.1f} s with {} open epoch(s):\n",
                                    rt_.rank(), idle_seconds, open_epochs_);
-  for (const auto& [id, rec] : epochs_) {
+  epochs_.for_each([&](const EpochRecord& rec) {
+    const EpochId id = rec.id;
     report += fmt::format("  {}: {}{}, sent {}, handled {}", epoch_name(id),
                           rec.opened ? "opened here" : "never opened here",
                           rec.opened ? (rec.finished ? ", finished" : ", not finished") : "", rec.sent, rec.handled);
@@ -31,7 +32,7 @@ void EpochTable::report_hang(double idle_seconds) {
     if (!rec.opened && !is_rooted_epoch(id))
       report += " (a collective epoch must be opened on every rank)";
     report += "\n";
-  }
+  });
   std::fputs(report.c_str(), stderr);
   std::fflush(stderr);
   // Every rank reaches its own timeout within moments of the others; give them time to print
