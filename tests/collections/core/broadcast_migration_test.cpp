@@ -73,7 +73,9 @@ TEST(BroadcastMigration, EveryElementRunsEveryBroadcastOnceWhileMoving) {
   });
   EXPECT_EQ(rt().collectives().allreduce(local, tessera::op::sum{}), static_cast<std::uint64_t>(kRovers));
   // The elements did move while broadcasts were in flight (otherwise this test shows nothing).
-  if (ranks > 1) EXPECT_GT(rt().collectives().allreduce(moves, tessera::op::sum{}), static_cast<std::uint64_t>(kRovers));
+  if (ranks > 1) {
+    EXPECT_GT(rt().collectives().allreduce(moves, tessera::op::sum{}), static_cast<std::uint64_t>(kRovers));
+  }
   rovers.destroy();
 }
 

@@ -117,7 +117,9 @@ TEST(Migration, StormDeliversEveryMessageExactlyOnce) {
       }
   }
   EXPECT_EQ(rt().collectives().allreduce(moves, tessera::op::sum{}), predicted);
-  if (ranks > 1) EXPECT_GT(predicted, kElements * kPhases / 4);
+  if (ranks > 1) {
+    EXPECT_GT(predicted, kElements * kPhases / 4);
+  }
   particles.destroy();
 }
 
@@ -194,7 +196,9 @@ TEST(Migration, PlanEmptiesRankZeroAndEverythingStillWorks) {
   }
   EXPECT_FALSE(phases.migrate(ElementKey{accounts.id(), static_cast<std::uint64_t>(n) + 5}, 0));
   phases.end_phase();
-  if (ranks > 1 && rt().rank() == 0) EXPECT_EQ(accounts.manager().local_count(), 0u);
+  if (ranks > 1 && rt().rank() == 0) {
+    EXPECT_EQ(accounts.manager().local_count(), 0u);
+  }
   // Rank 0 still sends (through stale caches: it was home), broadcasts and reduces.
   for (std::int64_t i = 0; i < n; ++i) accounts[{i}].send<&Account::deposit>(i + 1);
   accounts.broadcast<&Account::visit>();
@@ -209,7 +213,9 @@ TEST(Migration, PlanEmptiesRankZeroAndEverythingStillWorks) {
   phases.end_phase();
   EXPECT_EQ(rt().collectives().allreduce(accounts.manager().local_count(), tessera::op::sum{}),
             static_cast<std::size_t>(n));
-  if (rt().rank() == 0) EXPECT_EQ(accounts.manager().local_count(), static_cast<std::size_t>(n));
+  if (rt().rank() == 0) {
+    EXPECT_EQ(accounts.manager().local_count(), static_cast<std::size_t>(n));
+  }
   accounts.destroy();
 }
 

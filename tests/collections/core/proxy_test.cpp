@@ -139,8 +139,12 @@ TEST(Proxy, ReductionToCallbackAndToElement) {
   cells.reduce_to<&Cell::total>({2, 1}, std::int64_t{0}, tessera::op::max{}, [](Cell& c) { return c.value; });
   rt().drain();
   // Values are 10*i + j over a 3x3 grid: sum 3*(0+10+20) + 3*(0+1+2) = 99, max 22.
-  if (rt().rank() == 0) EXPECT_EQ(on_root, 99);
-  if (Cell* c = cells.local({2, 1})) EXPECT_EQ(c->received, 22);
+  if (rt().rank() == 0) {
+    EXPECT_EQ(on_root, 99);
+  }
+  if (Cell* c = cells.local({2, 1})) {
+    EXPECT_EQ(c->received, 22);
+  }
   cells.destroy();
 }
 

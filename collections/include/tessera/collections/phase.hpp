@@ -125,7 +125,7 @@ class PhaseManager {
    private:
     PhaseManager& manager_;
     ElementKey previous_;
-    double start_;
+    double start_;  // ticks of the handler clock
   };
 
   /// Counts one delivered message of `bytes` argument bytes from `from` to `to`.
@@ -153,7 +153,11 @@ class PhaseManager {
     double bytes = 0.0;
   };
 
-  void charge(ElementKey element, double seconds);
+  // Handler times are taken on a cheaper clock than now() and converted to seconds when the
+  // phase closes (phase.cpp says how); charge() accumulates those ticks.
+  double ticks() const;
+  double seconds_per_tick() const;
+  void charge(ElementKey element, double ticks);
   PhaseRecord close();
 
   Runtime& rt_;
@@ -163,9 +167,16 @@ class PhaseManager {
   bool subphases_marked_ = false;
   ElementKey current_{};
   double phase_start_ = 0.0;
+  double phase_start_ticks_ = 0.0;
+  bool tsc_ = false;  // the handler clock is the invariant TSC (wall-clock loads on x86)
   double idle_start_ = 0.0;  // the runtime's idle time, on the load clock, when the phase began
   std::unordered_map<ElementKey, Load, ElementKeyHash> loads_;
-  std::map<std::pair<ElementKey, ElementKey>, Traffic> edges_;
+  struct EdgeHash {
+    std::size_t operator()(const std::pair<ElementKey, ElementKey>& edge) const noexcept {
+      return ElementKeyHash{}(edge.first) * 31 ^ ElementKeyHash{}(edge.second);
+    }
+  };
+  std::unordered_map<std::pair<ElementKey, ElementKey>, Traffic, EdgeHash> edges_;  // sorted at close
   std::map<std::uint64_t, CollectionBase*> collections_;
 };
 
