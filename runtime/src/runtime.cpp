@@ -106,7 +106,14 @@ void Runtime::bad_rank(int dest) const {
 
 Buffer& Runtime::outbox(int dest, std::size_t room) {
   Buffer& batch = outboxes_[dest];
-  if (batch.capacity() == 0) batch = transport_->acquire(std::max<std::size_t>(room, 4096));
+  if (batch.capacity() == 0) {
+    batch = transport_->acquire(std::max<std::size_t>(room, 4096));
+  } else if (batch.size() != 0 && batch.size() + room > batch.capacity() && room > batch.capacity() / 2) {
+    // A record that would double the batch leaves after what is queued, in a buffer of its own
+    // size (pooled when large), rather than making the batch grow and copy.
+    flush_to(dest);
+    batch = transport_->acquire(std::max<std::size_t>(room, 4096));
+  }
   if (batch.size() == 0) unflushed_.push_back(dest);
   return batch;
 }

@@ -56,6 +56,11 @@ struct Encoder;
 template <class... Ps>
 struct Encoder<std::tuple<Ps...>> {
   static constexpr std::size_t fixed_size = serial::fixed_size<Ps...>();
+  /// Bytes the encoded arguments will take (a lower bound when one goes through cereal).
+  template <class... A>
+  static std::size_t size_hint(const A&... args) {
+    return (serial::size_hint<Ps>(args) + ... + std::size_t{0});
+  }
   template <class... A>
   static void encode(Buffer& out, A&&... args) {
     static_assert(sizeof...(A) == sizeof...(Ps),

@@ -241,7 +241,9 @@ class Runtime {
     using params = typename detail::handler_traits<decltype(F)>::params;
     using encoder = detail::Encoder<params>;
     const Envelope envelope = make_envelope<F, I>(target, flags, root);
-    Buffer& batch = outbox(dest, sizeof(std::uint64_t) + sizeof(Envelope) + encoder::fixed_size);
+    // Room for the whole record up front: a large one then takes a pooled buffer of its size
+    // instead of growing a small batch (a fresh allocation and a copy).
+    Buffer& batch = outbox(dest, sizeof(std::uint64_t) + sizeof(Envelope) + encoder::size_hint(args...));
     const std::size_t start = batch.size();
     batch.grow(sizeof(std::uint64_t));
     batch.append(&envelope, sizeof envelope);

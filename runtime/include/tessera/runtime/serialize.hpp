@@ -143,6 +143,15 @@ T decode(Reader& in) {
   }
 }
 
+/// Bytes encode<T>(value) appends: exact for bitwise values and views, a lower bound otherwise
+/// (cereal's output is not known before it is written).
+template <class T>
+std::size_t size_hint(const T& value) {
+  if constexpr (is_bitwise_v<T>) return sizeof(T);
+  else if constexpr (is_view_v<T>) return sizeof(std::uint64_t) + value.size() * sizeof(typename T::value_type);
+  else return sizeof(std::uint64_t);
+}
+
 /// Exact encoded size when every parameter is bitwise, else 0 (unknown before encoding).
 template <class... Ts>
 constexpr std::size_t fixed_size() {
