@@ -6,7 +6,7 @@
 #include <optional>
 #include <string>
 
-#include <tessera/collections/steal/steal_stats.hpp>
+#include <tessera/collections/steal/search_mode.hpp>
 
 #include "options.hpp"
 
@@ -17,16 +17,10 @@ class Termination;
 
 namespace tessera::nqueens::app {
 
-struct SearchReport {
+// The answer, beside how the search ran (SearchRun).
+struct SearchReport : collections::steal::SearchRun {
   std::uint64_t solutions = 0;
   std::uint64_t tasks = 0;
-  double seconds = 0;  // wall-clock time of the search alone
-  std::string policy;  // "sequential" or "workers"
-  std::size_t workers = 1;
-  std::uint64_t steals_attempted = 0;
-  std::uint64_t steals_successful = 0;
-  int ranks = 1;
-  std::optional<collections::steal::IterationStats> steal_stats;  // distributed searches only
 };
 
 SearchReport run_sequential(const Options& options);

@@ -9,16 +9,11 @@
 
 #include <CLI/CLI.hpp>
 
+#include "tessera/collections/steal/search_mode.hpp"
+
 #include "tessera/nqueens/board.hpp"
 
 namespace tessera::nqueens::app {
-
-namespace {
-
-// More threads than this on one rank is a typing error, not a configuration.
-constexpr std::int64_t kMaxWorkers = 4096;
-
-}  // namespace
 
 CommandLine parse_command_line(int argc, char** argv, bool speaking, int ranks, int rank_workers) {
   CLI::App cli{"tessera-nqueens: count the ways to place N non-attacking queens on an N x N "
@@ -54,21 +49,12 @@ CommandLine parse_command_line(int argc, char** argv, bool speaking, int ranks, 
     options.n = n;
     options.cutoff = cutoff.value_or(std::min(3, n));
     check_cutoff(n, options.cutoff);
-    if (workers && (*workers < 1 || *workers > kMaxWorkers)) {
-      throw std::invalid_argument("--workers is " + std::to_string(*workers) + ": expected an integer in [1, " +
-                                  std::to_string(kMaxWorkers) + "]");
-    }
-    options.workers = static_cast<std::size_t>(workers.value_or(0));
     options.json = report == "json";
-    options.distributed = policy.has_value() || !steal_keys.empty() || ranks > 1 || rank_workers > 1;
-    options.steal.policy = collections::steal::parse_policy(policy.value_or("lifeline"));
-    collections::steal::parse_steal_keys(options.steal, steal_keys);
-    options.steal.workers = rank_workers;
-    if (options.distributed && options.workers > 0) {
-      throw std::invalid_argument("--workers cannot be combined with a distributed search (--policy, "
-                                  "--steal, --tessera_workers or several ranks): for threads inside each "
-                                  "rank use --tessera_workers");
-    }
+    const collections::steal::SearchMode mode =
+        collections::steal::resolve_search_mode(workers, policy, steal_keys, ranks, rank_workers);
+    options.workers = mode.pool_workers;
+    options.distributed = mode.distributed;
+    options.steal = mode.steal;
     return {options, 0};
   } catch (const std::exception& error) {
     if (speaking) std::cerr << "tessera-nqueens: " << error.what() << "\n";

@@ -8,15 +8,9 @@ namespace tessera::uts::app {
 SearchReport run_distributed(const Options& options, Runtime& rt, Termination& term) {
   const DistributedSearchResult result = search_distributed(rt, term, options.params, options.steal, options.sha1);
   SearchReport report;
+  static_cast<collections::steal::SearchRun&>(report) =
+      collections::steal::distributed_run(result.stats, options.steal, rt.size());
   report.counts = result.counts;
-  report.seconds = result.stats.seconds;
-  report.policy = std::string(to_string(options.steal.policy));
-  report.ranks = rt.size();
-  report.workers = static_cast<std::size_t>(options.steal.workers);
-  const auto total = result.stats.total();
-  report.steals_attempted = total.steals_attempted;
-  report.steals_successful = total.steals_successful;
-  report.steal_stats = result.stats;
   return report;
 }
 

@@ -7,7 +7,7 @@
 #include <optional>
 #include <string>
 
-#include <tessera/collections/steal/steal_stats.hpp>
+#include <tessera/collections/steal/search_mode.hpp>
 
 #include "options.hpp"
 #include "tessera/uts/search.hpp"
@@ -19,15 +19,9 @@ class Termination;
 
 namespace tessera::uts::app {
 
-struct SearchReport {
+// The answer, beside how the search ran (SearchRun).
+struct SearchReport : collections::steal::SearchRun {
   TreeCounts counts;
-  double seconds = 0;  // wall-clock time of the search alone
-  std::string policy;  // "sequential" or "workers"
-  std::size_t workers = 1;
-  std::uint64_t steals_attempted = 0;
-  std::uint64_t steals_successful = 0;
-  int ranks = 1;
-  std::optional<collections::steal::IterationStats> steal_stats;  // distributed searches only
 };
 
 SearchReport run_sequential(const Options& options);

@@ -8,11 +8,10 @@
 
 #include <CLI/CLI.hpp>
 
+#include "tessera/collections/steal/search_mode.hpp"
+
 namespace tessera::uts::app {
 namespace {
-
-// More threads than this on one rank is a typing error, not a configuration.
-constexpr std::int64_t kMaxWorkers = 4096;
 
 // Flags given on the command line; each overrides the same parameter of --tree.
 struct Overrides {
@@ -88,22 +87,13 @@ CommandLine parse_command_line(int argc, char** argv, bool speaking, int ranks, 
     Options options;
     options.params = resolve(tree, o);
     options.tree_name = tree ? *tree : "custom";
-    if (workers && (*workers < 1 || *workers > kMaxWorkers)) {
-      throw std::invalid_argument("--workers is " + std::to_string(*workers) + ": expected an integer in [1, " +
-                                  std::to_string(kMaxWorkers) + "]");
-    }
-    options.workers = static_cast<std::size_t>(workers.value_or(0));
     options.sha1 = sha1 == "direct" ? Sha1Backend::direct : Sha1Backend::evp;
     options.json = report == "json";
-    options.distributed = policy.has_value() || !steal_keys.empty() || ranks > 1 || rank_workers > 1;
-    options.steal.policy = collections::steal::parse_policy(policy.value_or("lifeline"));
-    collections::steal::parse_steal_keys(options.steal, steal_keys);
-    options.steal.workers = rank_workers;
-    if (options.distributed && options.workers > 0) {
-      throw std::invalid_argument("--workers cannot be combined with a distributed search (--policy, "
-                                  "--steal, --tessera_workers or several ranks): for threads inside each "
-                                  "rank use --tessera_workers");
-    }
+    const collections::steal::SearchMode mode =
+        collections::steal::resolve_search_mode(workers, policy, steal_keys, ranks, rank_workers);
+    options.workers = mode.pool_workers;
+    options.distributed = mode.distributed;
+    options.steal = mode.steal;
     return {options, 0};
   } catch (const std::exception& error) {
     if (speaking) std::cerr << "tessera-uts: " << error.what() << "\n";

@@ -1,0 +1,46 @@
+#pragma once
+/// What the search applications over task collections (UTS, NQueens) share around their own
+/// kernel: deciding from the command line how a search runs, and the summary of how it ran.
+///
+/// A search runs one of three ways: sequentially; on a pool of threads in one process
+/// (`--workers=N`, no runtime); or distributed over task collections (`--policy`, `--steal`,
+/// `--tessera_workers` > 1, or several ranks), with worker threads inside each rank.
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "tessera/collections/steal/steal_options.hpp"
+#include "tessera/collections/steal/steal_stats.hpp"
+
+namespace tessera::collections::steal {
+
+struct SearchMode {
+  std::size_t pool_workers = 0;  ///< 0: not a thread pool; N >= 1: a pool of N threads
+  bool distributed = false;      ///< over task collections, on every rank of the job
+  StealOptions steal;            ///< the distributed search's policy and keys
+};
+
+/// Decides the mode from the flags: `workers` (--workers), `policy` (--policy), `steal_keys`
+/// (--steal, key=value), the job's `ranks` and `rank_workers` (--tessera_workers). Throws
+/// std::invalid_argument for --workers outside [1, 4096] or combined with a distributed search,
+/// and tessera::Error for a bad policy or steal key (the message names the input).
+SearchMode resolve_search_mode(std::optional<std::int64_t> workers, const std::optional<std::string>& policy,
+                               const std::vector<std::string>& steal_keys, int ranks, int rank_workers);
+
+/// How a search ran, beside its answer; the applications' reports extend it.
+struct SearchRun {
+  double seconds = 0;  ///< wall-clock time of the search alone
+  std::string policy;  ///< "sequential", "workers", or the distributed victim policy
+  std::size_t workers = 1;  ///< threads (per rank, for a distributed search)
+  std::uint64_t steals_attempted = 0;
+  std::uint64_t steals_successful = 0;
+  int ranks = 1;
+  std::optional<IterationStats> steal_stats;  ///< distributed searches only
+};
+
+/// The summary of a distributed search that ran with `steal` on `ranks` ranks.
+SearchRun distributed_run(const IterationStats& stats, const StealOptions& steal, int ranks);
+
+}  // namespace tessera::collections::steal

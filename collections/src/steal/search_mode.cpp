@@ -1,0 +1,44 @@
+#include "tessera/collections/steal/search_mode.hpp"
+
+#include <stdexcept>
+
+namespace tessera::collections::steal {
+namespace {
+// More threads than this in one process is a typing error, not a configuration.
+constexpr std::int64_t kMaxWorkers = 4096;
+}  // namespace
+
+SearchMode resolve_search_mode(std::optional<std::int64_t> workers, const std::optional<std::string>& policy,
+                               const std::vector<std::string>& steal_keys, int ranks, int rank_workers) {
+  if (workers && (*workers < 1 || *workers > kMaxWorkers)) {
+    throw std::invalid_argument("--workers is " + std::to_string(*workers) + ": expected an integer in [1, " +
+                                std::to_string(kMaxWorkers) + "]");
+  }
+  SearchMode mode;
+  mode.pool_workers = static_cast<std::size_t>(workers.value_or(0));
+  mode.distributed = policy.has_value() || !steal_keys.empty() || ranks > 1 || rank_workers > 1;
+  mode.steal.policy = parse_policy(policy.value_or("lifeline"));
+  parse_steal_keys(mode.steal, steal_keys);
+  mode.steal.workers = rank_workers;
+  if (mode.distributed && mode.pool_workers > 0) {
+    throw std::invalid_argument("--workers cannot be combined with a distributed search (--policy, "
+                                "--steal, --tessera_workers or several ranks): for threads inside each "
+                                "rank use --tessera_workers");
+  }
+  return mode;
+}
+
+SearchRun distributed_run(const IterationStats& stats, const StealOptions& steal, int ranks) {
+  SearchRun run;
+  run.seconds = stats.seconds;
+  run.policy = std::string(to_string(steal.policy));
+  run.ranks = ranks;
+  run.workers = static_cast<std::size_t>(steal.workers);
+  const auto total = stats.total();
+  run.steals_attempted = total.steals_attempted;
+  run.steals_successful = total.steals_successful;
+  run.steal_stats = stats;
+  return run;
+}
+
+}  // namespace tessera::collections::steal
