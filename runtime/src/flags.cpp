@@ -44,6 +44,11 @@ void RuntimeFlags::add_to(CLI::App& app) {
   app.add_option("--tessera_coalesce_bytes", coalesce_bytes,
                  "Bytes of small messages to one rank packed into one network message before it "
                  "leaves early (it always leaves by the end of the scheduler turn); 0 sends each at once");
+  app.add_option("--tessera_shm", shm,
+                 "Ranks on one node exchange messages through shared-memory rings (true) or MPI only (false)");
+  app.add_option("--tessera_shm_ring_bytes", shm_ring_bytes,
+                 "Bytes of each shared-memory ring between two ranks of a node (0: automatic, up to 1 MiB; "
+                 "else at least 4096, a multiple of 64); messages above a quarter of it go through MPI");
   app.add_option("--tessera_tree_fanout", tree_fanout,
                  "Branching factor of the spanning tree used by broadcasts and reductions (>= 2)");
 }
@@ -52,6 +57,9 @@ void RuntimeFlags::validate() const {
   if (tree_fanout < 2)
     throw Error(fmt::format("--tessera_tree_fanout={} is invalid: the branching factor must be at least 2",
                             tree_fanout));
+  if (shm_ring_bytes != 0 && (shm_ring_bytes < 4096 || shm_ring_bytes % 64 != 0))
+    throw Error(fmt::format("--tessera_shm_ring_bytes={} is invalid: use 0 (automatic) or at least 4096, a "
+                            "multiple of 64", shm_ring_bytes));
   if (idle_spin_us < 0 || idle_yield_us < 0 || idle_sleep_max_us < 0)
     throw Error("--tessera_idle_* durations must be non-negative microseconds");
 }

@@ -81,7 +81,9 @@ Runtime::Runtime(int& argc, char**& argv, RuntimeOptions options) {
   log_->set_level(spdlog::level::from_str(flags_.log_level));
 
   detail::freeze_handler_ids();
-  transport_ = make_mpi_transport(&comm_, options.transport);
+  options.transport.shared_memory = options.transport.shared_memory && flags_.shm;
+  if (flags_.shm_ring_bytes != 0) options.transport.ring_bytes = flags_.shm_ring_bytes;
+  transport_ = make_transport(&comm_, options.transport);
   outboxes_.resize(size_);
   collectives_ = std::make_unique<Collectives>(*this);
   previous_ = current_runtime;

@@ -31,6 +31,8 @@ struct RuntimeFlags : FlagGroup {
   double idle_sleep_max_us = 250;  ///< sleeps grow from 10 us up to this bound while idle
   int tree_fanout = 4;             ///< branching factor of the spanning tree for collectives
   std::size_t coalesce_bytes = 16384;  ///< a destination's batch leaves once it holds this much
+  bool shm = true;                     ///< shared-memory rings between the ranks of a node
+  std::size_t shm_ring_bytes = 0;      ///< bytes per ring; 0: automatic (up to 1 MiB)
   bool help = false;
 
   void add_to(CLI::App& app) override;

@@ -78,9 +78,21 @@ struct MpiTransportOptions {
   /// Messages above this many bytes use a derived datatype instead of an int count; lowered
   /// only by tests, to exercise that path without allocating gigabytes.
   std::size_t max_int_count = 0x7fffffff;
+  /// Ranks of one node exchange batches through shared-memory rings instead of MPI
+  /// (`--tessera_shm`); see make_transport().
+  bool shared_memory = true;
+  /// Bytes of each shared-memory ring (one per ordered pair of ranks on a node); 0 picks up to
+  /// 1 MiB, within 64 MiB for a node's rings. Batches above a quarter of it go through MPI.
+  std::size_t ring_bytes = 0;
 };
 
 /// The MPI backend. `comm` must stay valid for the transport's life (the runtime's duplicate).
 std::unique_ptr<Transport> make_mpi_transport(void* mpi_comm, MpiTransportOptions options = {});
+
+/// The runtime's transport: the MPI backend, and, with `options.shared_memory` and more than one
+/// rank of `comm` on this node, shared-memory rings between the node's ranks in front of it
+/// (node_transport.cpp; per-pair order holds across both paths). Collective over `comm`, and so
+/// is destroying it. Throws tessera::Error for a ring size below 4096 bytes or not a multiple of 64.
+std::unique_ptr<Transport> make_transport(void* mpi_comm, MpiTransportOptions options = {});
 
 }  // namespace tessera

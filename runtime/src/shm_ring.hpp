@@ -1,0 +1,179 @@
+#pragma once
+// A single-producer single-consumer ring of variable-size records in memory that two processes
+// share: the channel one rank writes batches into for one other rank of the same node.
+//
+// Layout of a ring region (ShmRing::region_bytes(capacity) bytes, 64-byte aligned):
+//   [0, 64)          the consumer's release position (tail), written by the consumer only
+//   [128, 128 + C)   the records, C = capacity bytes, a multiple of 64
+// The producer's write position never leaves the producer: the consumer learns of a record from
+// the record's own header word, so a small record costs the consumer one cache line, the one it
+// was already polling.
+//
+// A record starts on a 64-byte boundary with an 8-byte header, (length << 2) | kind, followed by
+// `length` payload bytes; it takes the header and payload rounded up to 64 bytes. A header of 0
+// means "nothing yet". Positions are monotonic byte counts; a record never straddles the end of
+// the region: when it does not fit, a wrap record fills the rest and the record starts the next lap.
+//
+// Why the producer zeroes the header after its record before publishing it: whatever an earlier
+// lap left at that position (the middle of an older payload) must not read as a header, and the
+// consumer looks there only after it has acquired the record before it, so it sees the zero or a
+// header published later.
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <deque>
+#include <span>
+
+namespace tessera::shm {
+
+enum class Kind : std::uint64_t { data = 1, wrap = 2, marker = 3 };
+
+inline constexpr std::size_t kLine = 64;
+inline constexpr std::size_t kDataOffset = 128;  // the tail's line and the one after stay apart
+inline constexpr std::size_t kHeaderBytes = 8;
+
+inline constexpr std::size_t round_up(std::size_t n, std::size_t to) { return (n + to - 1) / to * to; }
+
+/// Bytes a ring of `capacity` record bytes occupies (a multiple of 64).
+inline constexpr std::size_t region_bytes(std::size_t capacity) { return kDataOffset + capacity; }
+
+/// Ring space one record of `length` payload bytes takes.
+inline constexpr std::size_t record_bytes(std::size_t length) { return round_up(kHeaderBytes + length, kLine); }
+
+inline std::atomic_ref<std::uint64_t> word(std::byte* at) {
+  return std::atomic_ref<std::uint64_t>(*reinterpret_cast<std::uint64_t*>(at));
+}
+
+/// The writing end. Lives in the producer's process; `region` points into shared memory.
+class Producer {
+ public:
+  Producer() = default;
+  Producer(std::byte* region, std::size_t capacity) : region_(region), capacity_(capacity) {}
+
+  /// Appends one record; false (and nothing written) when the ring has no room for it now.
+  /// `payload` must be at most max_payload() bytes.
+  bool write(Kind kind, std::span<const std::byte> payload) {
+    const std::size_t need = record_bytes(payload.size());
+    const std::size_t offset = head_ % capacity_;
+    const std::size_t rest = capacity_ - offset;
+    const std::size_t wrap = need > rest ? rest : 0;
+    // kLine more than the record: the header line after it is zeroed before publishing.
+    if (!room(wrap + need + kLine)) return false;
+    if (wrap != 0) {
+      publish(offset, Kind::wrap, 0);  // its successor, the next lap's first header, is zeroed first
+      head_ += wrap;
+    }
+    const std::size_t at = head_ % capacity_;
+    if (!payload.empty()) std::memcpy(data() + at + kHeaderBytes, payload.data(), payload.size());
+    publish(at, kind, payload.size(), need);
+    head_ += need;
+    return true;
+  }
+
+  /// The largest payload a record may carry: a quarter of the ring, so a full-size record always
+  /// fits once the consumer has released what it holds.
+  std::size_t max_payload() const { return capacity_ / 4 - kHeaderBytes; }
+
+ private:
+  std::byte* data() const { return region_ + kDataOffset; }
+
+  bool room(std::size_t bytes) {
+    if (head_ + bytes - cached_tail_ <= capacity_) return true;
+    cached_tail_ = word(region_).load(std::memory_order_acquire);
+    return head_ + bytes - cached_tail_ <= capacity_;
+  }
+
+  // Zeroes the header `span` bytes after `at` (the next record's), then publishes this one.
+  void publish(std::size_t at, Kind kind, std::size_t length, std::size_t span = 0) {
+    const std::size_t next = (at + (span == 0 ? capacity_ - at : span)) % capacity_;
+    word(data() + next).store(0, std::memory_order_relaxed);
+    word(data() + at).store((std::uint64_t{length} << 2) | static_cast<std::uint64_t>(kind), std::memory_order_release);
+  }
+
+  std::byte* region_ = nullptr;
+  std::size_t capacity_ = 0;
+  std::uint64_t head_ = 0;         // where the next record goes
+  std::uint64_t cached_tail_ = 0;  // last tail read; the consumer only ever raises it
+};
+
+/// One record taken from a ring: its kind and payload (valid until released).
+struct Record {
+  Kind kind = Kind::data;
+  std::span<const std::byte> payload;
+};
+
+/// The reading end. Records may be held while later ones are read and released in any order;
+/// ring space is returned in ring order, up to the oldest record still held.
+class Consumer {
+ public:
+  Consumer() = default;
+  Consumer(std::byte* region, std::size_t capacity) : region_(region), capacity_(capacity) {}
+
+  /// True when a record (or a wrap) is waiting. Reads one shared word.
+  bool ready() const { return word(data() + read_ % capacity_).load(std::memory_order_relaxed) != 0; }
+
+  /// Takes the next record, skipping wraps; false when none is waiting. Markers are released at
+  /// once; a data record is held until release(payload.data()).
+  bool next(Record& out) {
+    for (;;) {
+      const std::size_t at = read_ % capacity_;
+      const std::uint64_t header = word(data() + at).load(std::memory_order_acquire);
+      if (header == 0) return false;
+      const auto kind = static_cast<Kind>(header & 3);
+      const std::size_t length = header >> 2;
+      const std::size_t span = kind == Kind::wrap ? capacity_ - at : record_bytes(length);
+      read_ += span;
+      if (kind == Kind::wrap) {
+        held_.push_back({nullptr, read_, true});
+        continue;
+      }
+      out.kind = kind;
+      out.payload = {data() + at + kHeaderBytes, length};
+      held_.push_back({out.payload.data(), read_, kind != Kind::data});
+      advance();
+      return true;
+    }
+  }
+
+  /// Gives back the record whose payload starts at `payload`.
+  void release(const std::byte* payload) {
+    for (Held& h : held_)
+      if (h.payload == payload && !h.released) {
+        h.released = true;
+        break;
+      }
+    advance();
+  }
+
+  std::size_t held() const { return held_.size(); }
+
+ private:
+  struct Held {
+    const std::byte* payload;
+    std::uint64_t end;  // position just past the record
+    bool released;
+  };
+
+  std::byte* data() const { return region_ + kDataOffset; }
+
+  void advance() {
+    std::uint64_t tail = released_;
+    while (!held_.empty() && held_.front().released) {
+      tail = held_.front().end;
+      held_.pop_front();
+    }
+    if (tail != released_) {
+      released_ = tail;
+      word(region_).store(tail, std::memory_order_release);
+    }
+  }
+
+  std::byte* region_ = nullptr;
+  std::size_t capacity_ = 0;
+  std::uint64_t read_ = 0;      // the next record's position
+  std::uint64_t released_ = 0;  // everything before this is free for the producer
+  std::deque<Held> held_;
+};
+
+}  // namespace tessera::shm

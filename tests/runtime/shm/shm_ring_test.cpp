@@ -1,0 +1,160 @@
+// The shared-memory ring: order, contents, wrap-around, a full ring, out-of-order release, and a
+// producer and a consumer on two threads (run this one under ThreadSanitizer too).
+#include "shm_ring.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <random>
+#include <thread>
+#include <vector>
+
+namespace {
+
+using tessera::shm::Consumer;
+using tessera::shm::Kind;
+using tessera::shm::Producer;
+using tessera::shm::Record;
+
+struct Region {
+  explicit Region(std::size_t capacity)
+      : bytes(static_cast<std::byte*>(std::aligned_alloc(64, tessera::shm::region_bytes(capacity)))) {
+    std::memset(bytes.get(), 0, tessera::shm::region_bytes(capacity));
+  }
+  struct Free {
+    void operator()(std::byte* p) const { std::free(p); }
+  };
+  std::unique_ptr<std::byte, Free> bytes;
+};
+
+std::vector<std::byte> pattern(std::uint64_t sequence, std::size_t n) {
+  std::vector<std::byte> bytes(n);
+  for (std::size_t j = 0; j < n; ++j) bytes[j] = static_cast<std::byte>(sequence * 7 + j);
+  return bytes;
+}
+
+bool matches(const Record& record, std::uint64_t sequence, std::size_t n) {
+  if (record.payload.size() != n) return false;
+  for (std::size_t j = 0; j < n; ++j)
+    if (record.payload[j] != static_cast<std::byte>(sequence * 7 + j)) return false;
+  return true;
+}
+
+TEST(ShmRing, RecordsArriveInOrderWithTheirBytesAcrossManyLaps) {
+  constexpr std::size_t capacity = 4096;
+  Region region(capacity);
+  Producer out(region.bytes.get(), capacity);
+  Consumer in(region.bytes.get(), capacity);
+  EXPECT_FALSE(in.ready());
+  // Sizes that land records on every 64-byte offset of the ring and force wraps.
+  for (std::uint64_t i = 0; i < 2000; ++i) {
+    const std::size_t n = (i * 37) % (out.max_payload() + 1);
+    ASSERT_TRUE(out.write(Kind::data, pattern(i, n))) << "record " << i;
+    ASSERT_TRUE(in.ready());
+    Record record;
+    ASSERT_TRUE(in.next(record));
+    EXPECT_EQ(record.kind, Kind::data);
+    ASSERT_TRUE(matches(record, i, n)) << "record " << i;
+    in.release(record.payload.data());
+    EXPECT_FALSE(in.next(record));
+  }
+  EXPECT_EQ(in.held(), 0u);
+}
+
+TEST(ShmRing, AFullRingRefusesUntilTheOldestRecordIsReleased) {
+  constexpr std::size_t capacity = 4096;
+  Region region(capacity);
+  Producer out(region.bytes.get(), capacity);
+  Consumer in(region.bytes.get(), capacity);
+  // 56-byte payloads take one 64-byte line; one line stays free for the header after the last.
+  const auto small = pattern(0, 56);
+  int written = 0;
+  while (out.write(Kind::data, small)) ++written;
+  EXPECT_EQ(written, static_cast<int>(capacity / 64) - 1);
+
+  std::vector<Record> held(3);
+  for (Record& r : held) ASSERT_TRUE(in.next(r));
+  // Releasing a later record frees nothing: space comes back in ring order.
+  in.release(held[2].payload.data());
+  in.release(held[1].payload.data());
+  EXPECT_FALSE(out.write(Kind::data, small));
+  in.release(held[0].payload.data());
+  EXPECT_EQ(in.held(), 0u);
+  for (int i = 0; i < 3; ++i) EXPECT_TRUE(out.write(Kind::data, small)) << i;
+  EXPECT_FALSE(out.write(Kind::data, small));
+
+  // Markers carry no payload and are never held.
+  Record r;
+  int data = 0;
+  while (in.next(r)) {
+    ++data;
+    in.release(r.payload.data());
+  }
+  EXPECT_EQ(data, written);
+  ASSERT_TRUE(out.write(Kind::marker, {}));
+  ASSERT_TRUE(in.next(r));
+  EXPECT_EQ(r.kind, Kind::marker);
+  EXPECT_EQ(in.held(), 0u);
+}
+
+TEST(ShmRing, TheLargestRecordAlwaysFitsInAnEmptyRing) {
+  constexpr std::size_t capacity = 4096;
+  Region region(capacity);
+  Producer out(region.bytes.get(), capacity);
+  Consumer in(region.bytes.get(), capacity);
+  const auto large = pattern(1, out.max_payload());
+  for (std::uint64_t i = 0; i < 100; ++i) {
+    // A small record first shifts where the large one starts, so some must wrap.
+    ASSERT_TRUE(out.write(Kind::data, pattern(i, i % 200)));
+    ASSERT_TRUE(out.write(Kind::data, large)) << i;
+    Record r;
+    ASSERT_TRUE(in.next(r));
+    in.release(r.payload.data());
+    ASSERT_TRUE(in.next(r));
+    ASSERT_TRUE(matches(r, 1, large.size()));
+    in.release(r.payload.data());
+  }
+}
+
+TEST(ShmRing, TwoThreadsPassAMillionRecordsInOrder) {
+  constexpr std::size_t capacity = 16384;
+  constexpr std::uint64_t records = 1'000'000;
+  Region region(capacity);
+  Producer out(region.bytes.get(), capacity);
+  Consumer in(region.bytes.get(), capacity);
+  const auto size_of = [&](std::uint64_t i) { return static_cast<std::size_t>((i * 2654435761u) % 300); };
+
+  std::thread producer([&] {
+    for (std::uint64_t i = 0; i < records; ++i) {
+      const auto bytes = pattern(i, size_of(i));
+      while (!out.write(Kind::data, bytes)) std::this_thread::yield();
+    }
+  });
+  // The consumer holds up to 8 records and releases them in a shuffled order.
+  std::mt19937 random(7);
+  std::vector<const std::byte*> holding;
+  std::uint64_t bad = 0;
+  for (std::uint64_t i = 0; i < records;) {
+    Record r;
+    if (!in.next(r)) {
+      std::this_thread::yield();
+      continue;
+    }
+    if (!matches(r, i, size_of(i))) ++bad;
+    holding.push_back(r.payload.data());
+    ++i;
+    if (holding.size() == 8 || i == records) {
+      std::shuffle(holding.begin(), holding.end(), random);
+      for (const std::byte* p : holding) in.release(p);
+      holding.clear();
+    }
+  }
+  producer.join();
+  EXPECT_EQ(bad, 0u);
+  EXPECT_EQ(in.held(), 0u);
+}
+
+}  // namespace
