@@ -33,6 +33,7 @@ namespace {
 constexpr int kShmSlot = -2;                       // Incoming::slot of a record read from a ring
 constexpr std::size_t kStagger = 17 * shm::kLine;  // rings at a power-of-two stride would alias in cache
 constexpr std::size_t kAutoNodeBytes = std::size_t{64} << 20;
+constexpr int kRingChecksPerTry = 8;
 
 struct Pending {
   bool marker = false;
@@ -162,9 +163,14 @@ class NodeTransport final : public Transport {
 
   bool probe() override { return ring_ready() || network_->probe(); }
 
+  // A try checks the rings kRingChecksPerTry times, then MPI once: a ring check reads one word,
+  // an MPI test runs MPI's whole progress engine, and a record that lands during it waits for it.
   bool await(int tries) override {
-    for (int i = 0; i < tries; ++i)
-      if (ring_ready() || network_->await(1)) return true;
+    for (int i = 0; i < tries; ++i) {
+      for (int k = 0; k < kRingChecksPerTry; ++k)
+        if (ring_ready()) return true;
+      if (network_->await(1)) return true;
+    }
     return false;
   }
 

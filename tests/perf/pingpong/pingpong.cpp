@@ -77,11 +77,14 @@ int main(int argc, char** argv) {
   std::string report;
   int iterations = 20000;
   int trials = 5;
+  std::vector<std::size_t> sizes{8, 1024, 65536};
   app.add_option("--report", report, "Output format: json prints one JSON object on the last line")
       ->check(CLI::IsMember({"json", "text"}));
   app.add_option("--iterations", iterations, "Round trips per trial (8 B; fewer for larger sizes)")
       ->check(CLI::PositiveNumber);
   app.add_option("--trials", trials, "Interleaved trials; the best of each is kept")->check(CLI::PositiveNumber);
+  app.add_option("--sizes", sizes, "Payload sizes in bytes (the issue's figures: 8 1024 65536)")
+      ->check(CLI::PositiveNumber);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -95,7 +98,7 @@ int main(int argc, char** argv) {
   MPI_Comm_dup(MPI_COMM_WORLD, &app_comm);
   std::string json = R"({"benchmark":"pingpong","results":[)";
   bool first = true;
-  for (std::size_t bytes : {std::size_t{8}, std::size_t{1024}, std::size_t{65536}}) {
+  for (std::size_t bytes : sizes) {
     const int n = bytes >= 65536 ? std::max(1, iterations / 10) : iterations;
     const std::size_t wire = wire_bytes(bytes);
     double best_tessera = 1e30;
