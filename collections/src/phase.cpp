@@ -97,7 +97,11 @@ PhaseManager::Scope::~Scope() {
 }
 
 void PhaseManager::charge(ElementKey element, double ticks) {
-  Load& load = loads_[element];
+  if (cached_load_ == nullptr || !(cached_load_key_ == element)) {
+    cached_load_ = &loads_[element];
+    cached_load_key_ = element;
+  }
+  Load& load = *cached_load_;
   load.total += ticks;
   const auto slot = static_cast<std::size_t>(subphase_);
   if (load.subphases.size() <= slot) load.subphases.resize(slot + 1, 0.0);
@@ -105,7 +109,12 @@ void PhaseManager::charge(ElementKey element, double ticks) {
 }
 
 void PhaseManager::record_edge(ElementKey from, ElementKey to, std::size_t bytes) {
-  Traffic& traffic = edges_[{from, to}];
+  const std::pair<ElementKey, ElementKey> edge{from, to};
+  if (cached_edge_ == nullptr || !(cached_edge_key_ == edge)) {
+    cached_edge_ = &edges_[edge];
+    cached_edge_key_ = edge;
+  }
+  Traffic& traffic = *cached_edge_;
   traffic.messages += 1;
   traffic.bytes += static_cast<double>(bytes);
 }
@@ -180,6 +189,8 @@ PhaseRecord PhaseManager::close() {
   record.rank_load = std::max(0.0, now() - phase_start_ - element_time - idle);
   loads_.clear();
   edges_.clear();
+  cached_load_ = nullptr;
+  cached_edge_ = nullptr;
   return record;
 }
 

@@ -22,8 +22,9 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
-#include <deque>
+#include <algorithm>
 #include <span>
+#include <vector>
 
 namespace tessera::shm {
 
@@ -125,12 +126,12 @@ class Consumer {
       const std::size_t span = kind == Kind::wrap ? capacity_ - at : record_bytes(length);
       read_ += span;
       if (kind == Kind::wrap) {
-        held_.push_back({nullptr, read_, true});
+        hold({nullptr, read_, true});
         continue;
       }
       out.kind = kind;
       out.payload = {data() + at + kHeaderBytes, length};
-      held_.push_back({out.payload.data(), read_, kind != Kind::data});
+      hold({out.payload.data(), read_, kind != Kind::data});
       advance();
       return true;
     }
@@ -138,15 +139,17 @@ class Consumer {
 
   /// Gives back the record whose payload starts at `payload`.
   void release(const std::byte* payload) {
-    for (Held& h : held_)
+    for (std::size_t i = 0; i < count_; ++i) {
+      Held& h = held_[(first_ + i) & (held_.size() - 1)];
       if (h.payload == payload && !h.released) {
         h.released = true;
         break;
       }
+    }
     advance();
   }
 
-  std::size_t held() const { return held_.size(); }
+  std::size_t held() const { return count_; }
 
  private:
   struct Held {
@@ -157,11 +160,24 @@ class Consumer {
 
   std::byte* data() const { return region_ + kDataOffset; }
 
+  // Held records in ring order, in a circular array of a power-of-two size that only grows.
+  void hold(const Held& h) {
+    if (count_ == held_.size()) {
+      std::vector<Held> grown(std::max<std::size_t>(8, 2 * held_.size()));
+      for (std::size_t i = 0; i < count_; ++i) grown[i] = held_[(first_ + i) & (held_.size() - 1)];
+      held_ = std::move(grown);
+      first_ = 0;
+    }
+    held_[(first_ + count_) & (held_.size() - 1)] = h;
+    ++count_;
+  }
+
   void advance() {
     std::uint64_t tail = released_;
-    while (!held_.empty() && held_.front().released) {
-      tail = held_.front().end;
-      held_.pop_front();
+    while (count_ != 0 && held_[first_].released) {
+      tail = held_[first_].end;
+      first_ = (first_ + 1) & (held_.size() - 1);
+      --count_;
     }
     if (tail != released_) {
       released_ = tail;
@@ -173,7 +189,9 @@ class Consumer {
   std::size_t capacity_ = 0;
   std::uint64_t read_ = 0;      // the next record's position
   std::uint64_t released_ = 0;  // everything before this is free for the producer
-  std::deque<Held> held_;
+  std::vector<Held> held_;
+  std::size_t first_ = 0;
+  std::size_t count_ = 0;
 };
 
 }  // namespace tessera::shm
