@@ -30,6 +30,24 @@ struct Region {
   std::unique_ptr<std::byte, Free> bytes;
 };
 
+// A ring in zeroed, line-aligned memory with both of its ends.
+struct Channel {
+  explicit Channel(std::size_t capacity)
+      : region(capacity), out(region.bytes.get(), capacity), in(region.bytes.get(), capacity) {}
+  Region region;
+  Producer out;
+  Consumer in;
+};
+
+// The single-threaded tests' ring: 4 KiB, 64 lines.
+class ShmRing4K : public ::testing::Test {
+ protected:
+  static constexpr std::size_t capacity = 4096;
+  Channel ring{capacity};
+  Producer& out = ring.out;
+  Consumer& in = ring.in;
+};
+
 std::vector<std::byte> pattern(std::uint64_t sequence, std::size_t n) {
   std::vector<std::byte> bytes(n);
   for (std::size_t j = 0; j < n; ++j) bytes[j] = static_cast<std::byte>(sequence * 7 + j);
@@ -43,11 +61,7 @@ bool matches(const Record& record, std::uint64_t sequence, std::size_t n) {
   return true;
 }
 
-TEST(ShmRing, RecordsArriveInOrderWithTheirBytesAcrossManyLaps) {
-  constexpr std::size_t capacity = 4096;
-  Region region(capacity);
-  Producer out(region.bytes.get(), capacity);
-  Consumer in(region.bytes.get(), capacity);
+TEST_F(ShmRing4K, RecordsArriveInOrderWithTheirBytesAcrossManyLaps) {
   EXPECT_FALSE(in.ready());
   // Sizes that land records on every 64-byte offset of the ring and force wraps.
   for (std::uint64_t i = 0; i < 2000; ++i) {
@@ -64,11 +78,7 @@ TEST(ShmRing, RecordsArriveInOrderWithTheirBytesAcrossManyLaps) {
   EXPECT_EQ(in.held(), 0u);
 }
 
-TEST(ShmRing, AFullRingRefusesUntilTheOldestRecordIsReleased) {
-  constexpr std::size_t capacity = 4096;
-  Region region(capacity);
-  Producer out(region.bytes.get(), capacity);
-  Consumer in(region.bytes.get(), capacity);
+TEST_F(ShmRing4K, AFullRingRefusesUntilTheOldestRecordIsReleased) {
   // 56-byte payloads take one 64-byte line; one line stays free for the header after the last.
   const auto small = pattern(0, 56);
   int written = 0;
@@ -100,11 +110,7 @@ TEST(ShmRing, AFullRingRefusesUntilTheOldestRecordIsReleased) {
   EXPECT_EQ(in.held(), 0u);
 }
 
-TEST(ShmRing, TheLargestRecordAlwaysFitsInAnEmptyRing) {
-  constexpr std::size_t capacity = 4096;
-  Region region(capacity);
-  Producer out(region.bytes.get(), capacity);
-  Consumer in(region.bytes.get(), capacity);
+TEST_F(ShmRing4K, TheLargestRecordAlwaysFitsInAnEmptyRing) {
   const auto large = pattern(1, out.max_payload());
   for (std::uint64_t i = 0; i < 100; ++i) {
     // A small record first shifts where the large one starts, so some must wrap.
@@ -122,9 +128,9 @@ TEST(ShmRing, TheLargestRecordAlwaysFitsInAnEmptyRing) {
 TEST(ShmRing, TwoThreadsPassAMillionRecordsInOrder) {
   constexpr std::size_t capacity = 16384;
   constexpr std::uint64_t records = 1'000'000;
-  Region region(capacity);
-  Producer out(region.bytes.get(), capacity);
-  Consumer in(region.bytes.get(), capacity);
+  Channel ring(capacity);
+  Producer& out = ring.out;
+  Consumer& in = ring.in;
   const auto size_of = [&](std::uint64_t i) { return static_cast<std::size_t>((i * 2654435761u) % 300); };
 
   std::thread producer([&] {
