@@ -47,6 +47,7 @@ class Buffer {
   }
   /// Appends `n` bytes from `src`, growing by doubling.
   void append(const void* src, std::size_t n) {
+    if (n == 0) return;  // src may be null then, which memcpy does not allow
     if (size_ + n > capacity_) reserve(std::max(size_ + n, 2 * capacity_));
     std::memcpy(data_.get() + size_, src, n);
     size_ += n;
