@@ -243,7 +243,8 @@ class NodeTransport final : public Transport {
   std::size_t next_peer_ = 0;  // where the next poll starts, so no peer starves the others
 };
 
-// The ring size when none is given: up to 1 MiB per ring, within 64 MiB for the node's rings.
+// The ring size when none is given: up to 1 MiB per ring, within 64 MiB for the node's rings, but
+// at least 64 KiB, so batches of up to 16 KiB (the default coalescing size) still take the ring.
 std::size_t auto_ring_bytes(int locals) {
   const auto pairs = static_cast<std::size_t>(locals) * static_cast<std::size_t>(locals - 1);
   const std::size_t share = std::bit_floor(kAutoNodeBytes / pairs);

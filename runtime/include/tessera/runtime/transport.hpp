@@ -82,7 +82,8 @@ struct MpiTransportOptions {
   /// (`--tessera_shm`); see make_transport().
   bool shared_memory = true;
   /// Bytes of each shared-memory ring (one per ordered pair of ranks on a node); 0 picks up to
-  /// 1 MiB, within 64 MiB for a node's rings. Batches above a quarter of it go through MPI.
+  /// 1 MiB, within 64 MiB for a node's rings but never under 64 KiB. Batches above a quarter of
+  /// it go through MPI.
   std::size_t ring_bytes = 0;
 };
 
