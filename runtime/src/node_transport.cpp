@@ -244,7 +244,7 @@ class NodeTransport final : public Transport {
 };
 
 // The ring size when none is given: up to 1 MiB per ring, within 64 MiB for the node's rings, but
-// at least 64 KiB, so batches of up to 16 KiB (the default coalescing size) still take the ring.
+// at least 64 KiB, so batches below 16 KiB (the default coalescing size) still take the ring.
 std::size_t auto_ring_bytes(int locals) {
   const auto pairs = static_cast<std::size_t>(locals) * static_cast<std::size_t>(locals - 1);
   const std::size_t share = std::bit_floor(kAutoNodeBytes / pairs);
