@@ -14,6 +14,11 @@ function(tessera_add_layer)
     target_link_libraries(${target} PUBLIC ${L_USES})
     target_compile_options(${target} PRIVATE -Wall -Wextra)
     set_target_properties(${target} PROPERTIES POSITION_INDEPENDENT_CODE ON EXPORT_NAME ${L_NAME})
+    # A sanitizer build's static libraries need the sanitizer's runtime wherever they are linked,
+    # the installed package's consumers included.
+    if(TESSERA_SANITIZER_FLAGS)
+      target_link_options(${target} PUBLIC ${TESSERA_SANITIZER_FLAGS})
+    endif()
   else()
     add_library(${target} INTERFACE)
     target_include_directories(${target} INTERFACE

@@ -4,12 +4,6 @@ find_package(GTest REQUIRED)
 find_program(TESSERA_MPIRUN NAMES mpirun mpiexec REQUIRED)
 set(TESSERA_MPIRUN_FLAGS --oversubscribe --bind-to none --mca btl self,vader CACHE STRING "Flags for mpirun in tests")
 set(TESSERA_TEST_ENV OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1)
-if(TESSERA_ASAN)
-  # Open MPI keeps allocations until exit; the full unwinder lets the suppressions see past
-  # libraries built without frame pointers, so leaks in Tessera's code are still reported.
-  list(APPEND TESSERA_TEST_ENV
-    "LSAN_OPTIONS=suppressions=${PROJECT_SOURCE_DIR}/tests/support/lsan.supp:fast_unwind_on_malloc=0")
-endif()
 
 # tessera_add_gtest(NAME <name> SOURCES ... LIBS ... [RANKS 1 2 4] [TIMEOUT s] [ARGS ...])
 # Builds a GoogleTest executable into build/bin and registers one ctest per rank count,
@@ -19,6 +13,7 @@ function(tessera_add_gtest)
   if(NOT T_TIMEOUT)
     set(T_TIMEOUT 120)
   endif()
+  math(EXPR T_TIMEOUT "${T_TIMEOUT} * ${TESSERA_TIMEOUT_SCALE}")
   add_executable(${T_NAME} ${T_SOURCES})
   target_link_libraries(${T_NAME} PRIVATE ${T_LIBS} GTest::gtest)
   target_compile_options(${T_NAME} PRIVATE -Wall -Wextra)
@@ -43,6 +38,7 @@ function(tessera_add_mpi_test)
   if(NOT T_TIMEOUT)
     set(T_TIMEOUT 120)
   endif()
+  math(EXPR T_TIMEOUT "${T_TIMEOUT} * ${TESSERA_TIMEOUT_SCALE}")
   if(NOT T_RANKS)
     set(T_RANKS 1)
   endif()
@@ -65,6 +61,7 @@ function(tessera_expect_failure)
   if(NOT T_TIMEOUT)
     set(T_TIMEOUT 60)
   endif()
+  math(EXPR T_TIMEOUT "${T_TIMEOUT} * ${TESSERA_TIMEOUT_SCALE}")
   add_test(NAME ${T_NAME} COMMAND ${TESSERA_EXPECT_FAILURE} "${T_REGEX}"
     ${TESSERA_MPIRUN} ${TESSERA_MPIRUN_FLAGS} -np ${T_RANKS} ${T_COMMAND})
   set_tests_properties(${T_NAME} PROPERTIES TIMEOUT ${T_TIMEOUT} ENVIRONMENT "${TESSERA_TEST_ENV}"

@@ -187,6 +187,7 @@ int main(int argc, char** argv) {
   std::vector<char*> args(argv, argv + argc);
   args.push_back(stats_flag.data());
   int count = static_cast<int>(args.size());
+  args.push_back(nullptr);  // argv[argc] is null, as MPI_Init and GoogleTest expect
   char** vector = args.data();
   tessera::Context ctx(count, vector);
   context = &ctx;

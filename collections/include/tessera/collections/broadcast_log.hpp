@@ -62,7 +62,7 @@ class BroadcastMarks {
             sizeof(BroadcastMark));
     BroadcastMarks marks;
     marks.marks_.resize(bytes.size() / sizeof(BroadcastMark));
-    std::memcpy(marks.marks_.data(), bytes.data(), bytes.size());
+    if (!bytes.empty()) std::memcpy(marks.marks_.data(), bytes.data(), bytes.size());
     return marks;
   }
 
