@@ -46,10 +46,10 @@ struct Peer {
   shm::Producer out;
   shm::Consumer in;
   std::deque<Pending> backlog;    // waiting for ring space, in send order
-  std::uint64_t markers = 0;      // markers read: MPI batches this peer announced
-  std::uint64_t announced = 0;    // MPI batches from this peer delivered
+  std::uint64_t announced = 0;    // markers read: MPI batches this peer announced
+  std::uint64_t delivered = 0;    // MPI batches from this peer delivered
   std::deque<Incoming> early;     // MPI batches that arrived before their marker was read
-  bool blocked() const { return markers > announced; }  // the ring waits for an MPI batch
+  bool blocked() const { return announced > delivered; }  // the ring waits for an MPI batch
 };
 
 class NodeTransport final : public Transport {
@@ -143,7 +143,7 @@ class NodeTransport final : public Transport {
           peer.early.push_back(std::move(in));
           continue;
         }
-        ++peer.announced;
+        ++peer.delivered;
       }
       out = std::move(in);
       return true;
@@ -211,13 +211,13 @@ class NodeTransport final : public Transport {
         if (peer.early.empty()) return false;
         out = std::move(peer.early.front());
         peer.early.pop_front();
-        ++peer.announced;
+        ++peer.delivered;
         return true;
       }
       shm::Record record;
       if (!peer.in.next(record)) return false;
       if (record.kind == shm::Kind::marker) {
-        ++peer.markers;
+        ++peer.announced;
         continue;
       }
       out.source = peer.rank;
