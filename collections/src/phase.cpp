@@ -97,11 +97,7 @@ PhaseManager::Scope::~Scope() {
 }
 
 void PhaseManager::charge(ElementKey element, double ticks) {
-  if (cached_load_ == nullptr || !(cached_load_key_ == element)) {
-    cached_load_ = &loads_[element];
-    cached_load_key_ = element;
-  }
-  Load& load = *cached_load_;
+  Load& load = loads_[element];
   load.total += ticks;
   const auto slot = static_cast<std::size_t>(subphase_);
   if (load.subphases.size() <= slot) load.subphases.resize(slot + 1, 0.0);
@@ -109,12 +105,7 @@ void PhaseManager::charge(ElementKey element, double ticks) {
 }
 
 void PhaseManager::record_edge(ElementKey from, ElementKey to, std::size_t bytes) {
-  const std::pair<ElementKey, ElementKey> edge{from, to};
-  if (cached_edge_ == nullptr || !(cached_edge_key_ == edge)) {
-    cached_edge_ = &edges_[edge];
-    cached_edge_key_ = edge;
-  }
-  Traffic& traffic = *cached_edge_;
+  Traffic& traffic = edges_[{from, to}];
   traffic.messages += 1;
   traffic.bytes += static_cast<double>(bytes);
 }
@@ -189,8 +180,6 @@ PhaseRecord PhaseManager::close() {
   record.rank_load = std::max(0.0, now() - phase_start_ - element_time - idle);
   loads_.clear();
   edges_.clear();
-  cached_load_ = nullptr;
-  cached_edge_ = nullptr;
   return record;
 }
 

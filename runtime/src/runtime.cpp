@@ -207,7 +207,7 @@ void Runtime::dispatch(const Envelope& envelope, int source, std::span<const std
   // Created collectively but not yet on this rank, or registered with earlier messages still
   // held: hold this one too, behind them, so messages to a target keep their arrival order.
   if (envelope.target != 0 &&
-      (find_target(envelope.target) == nullptr || (!parked_.empty() && parked_.contains(envelope.target)))) {
+      (targets_.find(envelope.target) == targets_.end() || (!parked_.empty() && parked_.contains(envelope.target)))) {
     Buffer copy(record.size());
     copy.append(record.data(), record.size());
     parked_[envelope.target].push_back(Parked{source, std::move(copy)});
@@ -277,9 +277,7 @@ bool Runtime::progress() {
 }
 
 void Runtime::register_target(std::uint64_t id, void* object) {
-  if (object == nullptr) fatal("register_target({}): the object must not be null", id);
   targets_[id] = object;
-  cached_target_id_ = 0;
   if (!parked_.contains(id)) return;
   // Released from the progress loop, not from inside the caller; messages that arrive before then
   // queue behind the held ones (see dispatch).
@@ -296,10 +294,7 @@ void Runtime::register_target(std::uint64_t id, void* object) {
   });
 }
 
-void Runtime::unregister_target(std::uint64_t id) {
-  targets_.erase(id);
-  cached_target_id_ = 0;
-}
+void Runtime::unregister_target(std::uint64_t id) { targets_.erase(id); }
 
 void Runtime::drain() {
   // Quiescence by the four-counter method: sum (sent, handled) over all ranks in waves; when

@@ -177,12 +177,6 @@ class PhaseManager {
     }
   };
   std::unordered_map<std::pair<ElementKey, ElementKey>, Traffic, EdgeHash> edges_;  // sorted at close
-  // The last entry of each table touched: one element's handlers and one edge usually repeat
-  // message after message. (Entries of an unordered_map stay put when it grows; close() clears.)
-  ElementKey cached_load_key_{};
-  Load* cached_load_ = nullptr;
-  std::pair<ElementKey, ElementKey> cached_edge_key_{};
-  Traffic* cached_edge_ = nullptr;
   std::map<std::uint64_t, CollectionBase*> collections_;
 };
 

@@ -223,13 +223,8 @@ class Runtime {
   void adopt(std::shared_ptr<void> object) { owned_.push_back(std::move(object)); }
   /// The object registered under `id`, or nullptr.
   void* find_target(std::uint64_t id) const {
-    // One entry cached: a run of messages usually goes to one collection or group.
-    if (id == cached_target_id_ && id != 0) return cached_target_;
     auto it = targets_.find(id);
-    if (it == targets_.end()) return nullptr;
-    cached_target_id_ = id;
-    cached_target_ = it->second;
-    return it->second;
+    return it == targets_.end() ? nullptr : it->second;
   }
   /// A new id for a collectively created target: the same on every rank when every rank creates
   /// its targets in the same order.
@@ -320,8 +315,6 @@ class Runtime {
   EpochId current_epoch_ = kGlobalEpoch;
   MessageObserver* observer_ = nullptr;
   std::unordered_map<std::uint64_t, void*> targets_;
-  mutable std::uint64_t cached_target_id_ = 0;  // find_target's last hit (0: none)
-  mutable void* cached_target_ = nullptr;
   std::unordered_map<std::uint64_t, std::vector<Parked>> parked_;
   std::uint64_t collective_targets_ = 0;
   std::vector<std::shared_ptr<void>> owned_;
