@@ -192,9 +192,15 @@ void Runtime::deliver_batch(int source, std::span<const std::byte> batch) {
 void Runtime::deliver(int source, std::span<const std::byte> record) {
   Envelope envelope;
   std::memcpy(&envelope, record.data(), sizeof envelope);
-  if (envelope.is_broadcast())
-    for (int child : spanning_tree_children(rank_, envelope.root, size_, flags_.tree_fanout))
+  if (envelope.is_broadcast()) {
+    // The subtree starts as soon as possible: a broadcast's local handler may run for as long as
+    // a whole step (a collection broadcast runs every local element), and the children's copies
+    // would otherwise wait in their outboxes until the end of this turn, serializing the ranks.
+    for (int child : spanning_tree_children(rank_, envelope.root, size_, flags_.tree_fanout)) {
       copy_record(child, record);
+      flush_to(child);
+    }
+  }
   dispatch(envelope, source, record);
 }
 

@@ -83,11 +83,12 @@ std::optional<LbManager::Choice> LbManager::choose(lb::PhaseId phase) {
 }
 
 std::optional<BalanceReport> LbManager::phase_end(const collections::PhaseRecord& record) {
+  last_report_.reset();
   const std::optional<Choice> choice = choose(record.phase);
   if (!choice) return std::nullopt;
-  const BalanceReport report = balance(record, *choice);
-  publish(report);
-  return report;
+  last_report_ = balance(record, *choice);
+  publish(*last_report_);
+  return last_report_;
 }
 
 BalanceReport LbManager::balance(const collections::PhaseRecord& record, const Choice& choice) {

@@ -12,6 +12,7 @@
 #include "tessera/pic/driver/color.hpp"
 #include "tessera/pic/driver/modes.hpp"
 #include "tessera/pic/driver/own_communicator.hpp"
+#include "tessera/pic/driver/time_to_solution.hpp"
 #include "tessera/pic/id_table.hpp"
 
 namespace tessera::pic::driver {
@@ -134,29 +135,50 @@ RunSummary run_amt(const Options& options, MPI_Comm parent) {
   bool conserved = true;
   double phase_end_s = 0.0;
   std::uint64_t arrivals = 0;
+  std::uint64_t balanced = 0;
+  Breakdown parts;
+  const double init_s = seconds_since(options.started);
+  const Clock::time_point run_start = Clock::now();
   for (std::int64_t step = 1; step <= options.steps; ++step) {
+    const Clock::time_point step_start = Clock::now();
     if (rank == 0) {
       colors.broadcast<&Color::advance>(step);
     }
     rt.drain();
+    const double handlers_end = seconds_since(step_start);
 
     RankSample mine;
-    colors.manager().for_each_local([&mine](const Color& c) {
+    double exchange_s = 0.0;
+    colors.manager().for_each_local([&mine, &exchange_s](Color& c) {
       mine.update += c.last_update();
       mine.particles += c.last_moved();
+      exchange_s += c.take_exchange_seconds();
     });
+    parts.update_s += mine.update.wall_s;
+    parts.exchange_s += exchange_s;
+    parts.wait_s += std::max(0.0, handlers_end - mine.update.wall_s - exchange_s);
+
     // The SPMD region of the step, on the application's communicator, as EMPIRE's field solve.
+    const Clock::time_point spmd_start = Clock::now();
     Census total = census(colors);
     MPI_Allreduce(MPI_IN_PLACE, total.values.data(), 3, MPI_DOUBLE, MPI_SUM, comm);
     conserved = conserved && total.values[0] == static_cast<double>(ids.total());
     recorder.record(step, mine);
+    parts.spmd_s += seconds_since(spmd_start);
 
     // The phase closes after the drain and the SPMD region, so its time is the LB manager's work
     // (strategy and migration) and the close itself, not waiting for the slowest rank's update.
     const std::vector<std::uint64_t> before = colors.manager().local_elements();
-    const double start = MPI_Wtime();
+    const Clock::time_point close_start = Clock::now();
     ctx.phase_end();
-    phase_end_s += MPI_Wtime() - start;
+    const double close_s = seconds_since(close_start);
+    phase_end_s += close_s;
+    parts.phase_close_s += close_s;
+    if (const auto& report = ctx.lb().last_report()) {
+      parts.lb_strategy_s += report->strategy_s;
+      parts.lb_migration_s += report->migration_s;
+      ++balanced;
+    }
     arrivals += count_arrivals(before, colors.manager().local_elements());
   }
 
@@ -168,6 +190,8 @@ RunSummary run_amt(const Options& options, MPI_Comm parent) {
     mine_particles.insert(mine_particles.end(), c.tile().particles().begin(), c.tile().particles().end());
   });
   const Verification checked = reduce_verification(comm, mine_check);
+  const double total_s = seconds_since(run_start);
+  const TimeToSolution time = reduce_time_to_solution(comm, init_s, total_s, parts);
   if (!options.dump_particles.empty()) {
     dump_particles(comm, mine_particles, options.dump_particles);
   }
@@ -186,6 +210,8 @@ RunSummary run_amt(const Options& options, MPI_Comm parent) {
   summary.validated = conserved && checked.passed(ids.total());
   summary.lb_s = lb_s;
   summary.migrations = migrations;
+  summary.balanced_phases = balanced;
+  summary.time = time;
   summary.per_step = recorder.records();
   add_totals(summary);
   return summary;

@@ -5,6 +5,7 @@
 #include <limits>
 #include <stdexcept>
 
+#include "tessera/pic/driver/time_to_solution.hpp"
 #include "tessera/pic/tile_grid.hpp"
 
 namespace tessera::pic::driver {
@@ -15,9 +16,13 @@ Color::Color(const collections::Index2D& idx, std::int64_t grid_size, std::int64
       tiles_y_(tiles_y) {}
 
 void Color::advance(std::int64_t step) {
+  const Clock::time_point start = Clock::now();
   accept_before(step);
   last_moved_ = tile_.size();
+  const Clock::time_point update_start = Clock::now();
   last_update_ = tile_.move();
+  const Clock::time_point update_end = Clock::now();
+  exchange_s_ += std::chrono::duration<double>(update_start - start).count();
   Departures out = tile_.take_departures();
   const TileGrid grid(tile_.grid_size(), tiles_x_, tiles_y_);
   const TileCoord me{index()[0], index()[1]};
@@ -29,9 +34,17 @@ void Color::advance(std::int64_t step) {
     const TileCoord to = grid.neighbour(me, d);
     proxy()[{to.i, to.j}].send<&Color::arrive>(step, std::as_bytes(std::span(bucket)));
   }
+  exchange_s_ += seconds_since(update_end);
+}
+
+double Color::take_exchange_seconds() {
+  const double seconds = exchange_s_;
+  exchange_s_ = 0.0;
+  return seconds;
 }
 
 void Color::arrive(std::int64_t step, std::span<const std::byte> bytes) {
+  const Clock::time_point start = Clock::now();
   if (bytes.size() % sizeof(Particle) != 0) {
     throw std::logic_error("a particle message is not a whole number of particles");
   }
@@ -40,6 +53,7 @@ void Color::arrive(std::int64_t step, std::span<const std::byte> bytes) {
   batch.particles.resize(bytes.size() / sizeof(Particle));
   std::memcpy(batch.particles.data(), bytes.data(), bytes.size());
   inbox_.push_back(std::move(batch));
+  exchange_s_ += seconds_since(start);
 }
 
 void Color::settle() { accept_before(std::numeric_limits<std::int64_t>::max()); }

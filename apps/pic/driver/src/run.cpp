@@ -26,7 +26,7 @@ void report(const RunSummary& summary, const Options& options) {
 
 }  // namespace
 
-int run(int argc, const char* const* argv, MPI_Comm comm) {
+int run(int argc, const char* const* argv, MPI_Comm comm, Clock::time_point started) {
   int rank = 0;
   MPI_Comm_rank(comm, &rank);
   const ParseResult parsed = parse_options(argc, argv);
@@ -38,7 +38,8 @@ int run(int argc, const char* const* argv, MPI_Comm comm) {
     }
     return parsed.exit_code;
   }
-  const Options& options = *parsed.options;
+  Options options = *parsed.options;
+  options.started = started;
   try {
     // Every check here and in the mode's set-up depends only on argv and the rank count, so every
     // rank throws the same error at the same point and nothing waits on a rank that left.

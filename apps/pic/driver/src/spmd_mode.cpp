@@ -6,6 +6,7 @@
 #include "tessera/pic/driver/modes.hpp"
 #include "tessera/pic/driver/neighbour_exchange.hpp"
 #include "tessera/pic/driver/own_communicator.hpp"
+#include "tessera/pic/driver/time_to_solution.hpp"
 #include "tessera/pic/decomposition.hpp"
 #include "tessera/pic/id_table.hpp"
 #include "tessera/pic/tile.hpp"
@@ -50,14 +51,24 @@ RunSummary run_spmd(const Options& options, MPI_Comm parent) {
   }
 
   StepRecorder recorder(comm, options.json ? 0 : options.print_every);
+  Breakdown parts;
+  const double init_s = seconds_since(options.started);
+  const Clock::time_point run_start = Clock::now();
   for (std::int64_t step = 1; step <= options.steps; ++step) {
     const std::uint64_t moved = tile.size();
     const UpdateTime update = tile.move();
+    const Clock::time_point exchange_start = Clock::now();
     tile.accept(exchange.exchange(tile.take_departures()));
+    const Clock::time_point stats_start = Clock::now();
     recorder.record(step, {update, moved});
+    parts.update_s += update.wall_s;
+    parts.exchange_s += std::chrono::duration<double>(stats_start - exchange_start).count();
+    parts.spmd_s += seconds_since(stats_start);
   }
 
   const Verification total = reduce_verification(comm, tile.verify(problem, options.steps));
+  const double total_s = seconds_since(run_start);
+  const TimeToSolution time = reduce_time_to_solution(comm, init_s, total_s, parts);
   if (!options.dump_particles.empty()) {
     dump_particles(comm, tile.particles(), options.dump_particles);
   }
@@ -69,6 +80,7 @@ RunSummary run_spmd(const Options& options, MPI_Comm parent) {
   summary.steps = options.steps;
   summary.particles = ids.total();
   summary.validated = total.passed(ids.total());
+  summary.time = time;
   summary.per_step = recorder.records();
   add_totals(summary);
   return summary;

@@ -26,8 +26,21 @@ void add_totals(RunSummary& summary) {
   summary.mean_particle_imbalance = summary.per_step.empty() ? 0.0 : particle_imbalance_sum / steps;
 }
 
+double rate_mparticles_per_s(const RunSummary& s) {
+  return s.time.total_s > 0.0 ? 1e-6 * static_cast<double>(s.particles) * static_cast<double>(s.steps) / s.time.total_s
+                              : 0.0;
+}
+
 void print_summary(const RunSummary& s) {
+  const Breakdown& b = s.time.breakdown;
   fmt::print("summary\n");
+  fmt::print("  time to solution (s)       {:.6f} (first step to verified end, slowest rank); set-up {:.6f}\n",
+             s.time.total_s, s.time.init_s);
+  fmt::print("  rate (Mparticles moved/s)  {:.3f}\n", rate_mparticles_per_s(s));
+  fmt::print("  where it went (rank {}, s)  update {:.4f}, exchange {:.4f}, wait {:.4f}, SPMD region {:.4f}, "
+             "phase close {:.4f} (LB strategy {:.4f}, migration {:.4f}), other {:.4f}\n",
+             s.time.breakdown_rank, b.update_s, b.exchange_s, b.wait_s, b.spmd_s, b.phase_close_s, b.lb_strategy_s,
+             b.lb_migration_s, s.time.other_s());
   fmt::print("  mode                       {}\n", s.mode);
   fmt::print("  balancer                   {}\n", s.lb);
   fmt::print("  ranks                      {}\n", s.ranks);
@@ -39,7 +52,7 @@ void print_summary(const RunSummary& s) {
   fmt::print("  mean I                     {:.4f} (thread CPU), {:.4f} (particles)\n", s.mean_imbalance,
              s.mean_particle_imbalance);
   fmt::print("  LB time (s)                {:.6f}\n", s.lb_s);
-  fmt::print("  migrations                 {}\n", s.migrations);
+  fmt::print("  migrations                 {} in {} balanced phase(s)\n", s.migrations, s.balanced_phases);
 }
 
 std::string summary_json(const RunSummary& s, const Options& options) {
@@ -61,6 +74,16 @@ std::string summary_json(const RunSummary& s, const Options& options) {
   j["k"] = options.problem.k;
   j["m"] = options.problem.m;
   j["distribution"] = options.problem.distribution.describe();
+  j["total_s"] = s.time.total_s;
+  j["init_s"] = s.time.init_s;
+  j["rate_mparticles_per_s"] = rate_mparticles_per_s(s);
+  j["balanced_phases"] = s.balanced_phases;
+  const Breakdown& b = s.time.breakdown;
+  j["breakdown"] = {{"rank", s.time.breakdown_rank}, {"update_s", b.update_s},
+                    {"exchange_s", b.exchange_s}, {"wait_s", b.wait_s},
+                    {"spmd_s", b.spmd_s},         {"phase_close_s", b.phase_close_s},
+                    {"lb_strategy_s", b.lb_strategy_s}, {"lb_migration_s", b.lb_migration_s},
+                    {"other_s", s.time.other_s()}};
   return j.dump();
 }
 

@@ -54,6 +54,8 @@ class LbManager {
   /// returns the global report; nullopt when this phase does not balance.
   std::optional<BalanceReport> phase_end(const collections::PhaseRecord& record);
 
+  /// The report of the last phase end: set when that phase balanced, empty when it did not.
+  const std::optional<BalanceReport>& last_report() const { return last_report_; }
   /// This rank's share of the last plan applied (migrations off this rank).
   const lb::Plan& last_plan() const { return last_plan_; }
   /// The input the strategy saw on this rank at the last balancing (after the load model).
@@ -79,6 +81,7 @@ class LbManager {
   std::optional<Choice> requested_;
   lb::Plan last_plan_;
   lb::StrategyInput last_input_;
+  std::optional<BalanceReport> last_report_;
 };
 
 }  // namespace tessera::lb_manager

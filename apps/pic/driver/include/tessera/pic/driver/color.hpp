@@ -65,6 +65,10 @@ class Color : public collections::Element<Color, 2> {
   const UpdateTime& last_update() const { return last_update_; }
   std::uint64_t last_moved() const { return last_moved_; }
 
+  /// Wall seconds this color spent exchanging particles (accepting arrivals, taking departures,
+  /// sending them, receiving them) since the last call; resets the count. Read with last_update().
+  double take_exchange_seconds();
+
   /// Particles this color holds: in its tile and waiting in its inbox.
   std::uint64_t held() const;
 
@@ -85,6 +89,7 @@ class Color : public collections::Element<Color, 2> {
   std::vector<ArrivalBatch> inbox_;
   UpdateTime last_update_{};
   std::uint64_t last_moved_ = 0;
+  double exchange_s_ = 0.0;
 };
 
 }  // namespace tessera::pic::driver

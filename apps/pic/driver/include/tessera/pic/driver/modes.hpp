@@ -10,6 +10,7 @@
 
 #include "tessera/pic/driver/options.hpp"
 #include "tessera/pic/driver/summary.hpp"
+#include "tessera/pic/driver/time_to_solution.hpp"
 
 namespace tessera::pic::driver {
 
@@ -24,7 +25,7 @@ RunSummary run_amt(const Options& options, MPI_Comm comm);
 /// tessera-pic's main after MPI_Init: parses argv, runs the chosen mode on `comm`, and on rank 0
 /// prints the per-step lines, the summary (text or one JSON line) and writes the step log.
 /// Returns the process exit code: 0 if the run validated (or --help), 1 on bad input or a failed
-/// validation; the same on every rank.
-int run(int argc, const char* const* argv, MPI_Comm comm);
+/// validation; the same on every rank. `started`: the start of main(), before MPI_Init (init_s).
+int run(int argc, const char* const* argv, MPI_Comm comm, Clock::time_point started = Clock::now());
 
 }  // namespace tessera::pic::driver

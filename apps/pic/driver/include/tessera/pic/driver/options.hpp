@@ -18,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "tessera/pic/driver/time_to_solution.hpp"
 #include "tessera/pic/problem.hpp"
 
 namespace tessera::pic::driver {
@@ -32,6 +33,7 @@ struct Options {
   std::string step_log;           ///< CSV file of the per-step statistics; empty: none
   std::int64_t colors_per_rank = 24;  ///< AMT only: tiles (colors) per rank
   std::vector<std::string> tessera_args;  ///< AMT only: the `--tessera_` flags, in order
+  Clock::time_point started = Clock::now();  ///< start of the program, for init_s (run() sets it)
 };
 
 /// Either options to run with, or the text to print and the exit code (help: 0, error: 1).

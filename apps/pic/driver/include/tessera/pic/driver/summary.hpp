@@ -6,6 +6,7 @@
 
 #include "tessera/pic/driver/options.hpp"
 #include "tessera/pic/driver/step_stats.hpp"
+#include "tessera/pic/driver/time_to_solution.hpp"
 
 namespace tessera::pic::driver {
 
@@ -23,6 +24,8 @@ struct RunSummary {
   double mean_particle_imbalance = 0.0;  ///< mean over steps of I (particles moved)
   double lb_s = 0.0;             ///< time spent balancing and migrating
   std::uint64_t migrations = 0;  ///< objects migrated
+  std::uint64_t balanced_phases = 0;  ///< phases that ran a strategy
+  TimeToSolution time;           ///< init_s, total_s and the step loop's breakdown
   std::vector<StepRecord> per_step;  ///< rank 0 only
 };
 
@@ -32,7 +35,11 @@ void add_totals(RunSummary& summary);
 /// The summary as text lines (rank 0).
 void print_summary(const RunSummary& summary);
 
-/// The summary as one JSON object on one line, keys of issue 7 first.
+/// Particle moves per second of total_s, in millions: the figure the ParRes Kernels' PIC prints.
+double rate_mparticles_per_s(const RunSummary& summary);
+
+/// The summary as one JSON object on one line, keys of issue 7 first, then issue 13's: total_s,
+/// init_s, rate_mparticles_per_s, breakdown (an object of the Breakdown's parts, other_s, rank).
 std::string summary_json(const RunSummary& summary, const Options& options);
 
 /// Writes the per-step records as CSV. Throws InputError naming the file if it cannot be written.
