@@ -25,10 +25,12 @@ Schedule Schedule::parse(std::string_view text, const std::string& origin, const
     ScheduleEntry entry;
     entry.line = number;
     entry.every = when.front() == '%';
+    entry.automatic = when == "auto";
     const std::string digits = entry.every ? when.substr(1) : when;
     const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), entry.phase);
-    if (digits.empty() || ec != std::errc() || end != digits.data() + digits.size() || entry.phase < 0) {
-      fail("expected a phase number or %N at the start of the line, got '" + when + "'");
+    if (!entry.automatic &&
+        (digits.empty() || ec != std::errc() || end != digits.data() + digits.size() || entry.phase < 0)) {
+      fail("expected a phase number, %N or auto at the start of the line, got '" + when + "'");
     }
     if (entry.every && entry.phase < 1) fail("%N needs N >= 1, got '" + when + "'");
     if (!(words >> entry.strategy)) fail("expected a strategy name after '" + when + "'");
@@ -56,10 +58,13 @@ Schedule Schedule::read(const std::filesystem::path& file, const Registry* regis
 
 std::optional<ScheduleEntry> Schedule::at(PhaseId phase) const {
   for (const auto& entry : entries_) {
-    if (!entry.every && entry.phase == phase) return entry;
+    if (!entry.every && !entry.automatic && entry.phase == phase) return entry;
   }
   for (const auto& entry : entries_) {
     if (entry.every && phase % entry.phase == 0) return entry;
+  }
+  for (const auto& entry : entries_) {
+    if (entry.automatic) return entry;
   }
   return std::nullopt;
 }

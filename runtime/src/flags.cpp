@@ -36,7 +36,10 @@ void RuntimeFlags::add_to(CLI::App& app) {
                  "Log level: trace, debug, info, warn, error, critical, off")
       ->check(CLI::IsMember({"trace", "debug", "info", "warn", "error", "critical", "off"}));
   app.add_option("--tessera_idle_spin_us", idle_spin_us,
-                 "Microseconds an idle rank busy-polls before yielding its core");
+                 "Microseconds an idle rank busy-polls before yielding its core; auto (default): "
+                 "10000 when the node has a core per rank, 50 when ranks share cores")
+      ->transform(CLI::Transformer({{"auto", std::to_string(kIdleSpinAuto)}}))
+      ->option_text("auto|US");
   app.add_option("--tessera_idle_yield_us", idle_yield_us,
                  "Microseconds an idle rank yields (sched_yield) before it starts sleeping");
   app.add_option("--tessera_idle_sleep_max_us", idle_sleep_max_us,
@@ -60,8 +63,9 @@ void RuntimeFlags::validate() const {
   if (shm_ring_bytes != 0 && (shm_ring_bytes < 4096 || shm_ring_bytes % 64 != 0))
     throw Error(fmt::format("--tessera_shm_ring_bytes={} is invalid: use 0 (automatic) or at least 4096, a "
                             "multiple of 64", shm_ring_bytes));
-  if (idle_spin_us < 0 || idle_yield_us < 0 || idle_sleep_max_us < 0)
-    throw Error("--tessera_idle_* durations must be non-negative microseconds");
+  if ((idle_spin_us < 0 && idle_spin_us != kIdleSpinAuto) || idle_yield_us < 0 || idle_sleep_max_us < 0)
+    throw Error("--tessera_idle_* durations must be non-negative microseconds (--tessera_idle_spin_us "
+                "also takes auto)");
 }
 
 std::string closest_flag(const std::string& name, const std::vector<std::string>& valid) {

@@ -8,6 +8,8 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include <unistd.h>
+
 namespace tessera {
 namespace {
 
@@ -37,6 +39,20 @@ Runtime& this_runtime() {
   if (current_runtime == nullptr) fatal("no Tessera runtime exists on this thread's process");
   return *current_runtime;
 }
+
+namespace {
+// Collective: whether this node runs more ranks than it has online processors. Binding is not
+// consulted: mpirun may bind each rank to one core, which says nothing about sharing.
+bool ranks_share_cores(MPI_Comm comm) {
+  MPI_Comm node = MPI_COMM_NULL;
+  MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
+  int node_ranks = 1;
+  MPI_Comm_size(node, &node_ranks);
+  MPI_Comm_free(&node);
+  const long cores = sysconf(_SC_NPROCESSORS_ONLN);
+  return cores > 0 && node_ranks > cores;
+}
+}  // namespace
 
 Runtime::Runtime(int& argc, char**& argv, RuntimeOptions options) {
   int initialized = 0;
@@ -80,6 +96,10 @@ Runtime::Runtime(int& argc, char**& argv, RuntimeOptions options) {
   log_->set_pattern(fmt::format("[%H:%M:%S.%e] [tessera rank {}] [%l] %v", rank_));
   log_->set_level(spdlog::level::from_str(flags_.log_level));
 
+  idle_spin_us_ = flags_.idle_spin_us != RuntimeFlags::kIdleSpinAuto ? flags_.idle_spin_us
+                 : ranks_share_cores(comm_)                          ? RuntimeFlags::kIdleSpinSharedUs
+                                                                     : RuntimeFlags::kIdleSpinOwnCoreUs;
+
   detail::freeze_handler_ids();
   options.transport.shared_memory = options.transport.shared_memory && flags_.shm;
   if (flags_.shm_ring_bytes != 0) options.transport.ring_bytes = flags_.shm_ring_bytes;
@@ -88,7 +108,8 @@ Runtime::Runtime(int& argc, char**& argv, RuntimeOptions options) {
   collectives_ = std::make_unique<Collectives>(*this);
   previous_ = current_runtime;
   current_runtime = this;
-  log_->debug("started: {} ranks, {} MPI", size_, owns_mpi_ ? "standalone" : "interop");
+  log_->debug("started: {} ranks, {} MPI, idle spin {} us", size_, owns_mpi_ ? "standalone" : "interop",
+              idle_spin_us_);
 }
 
 Runtime::~Runtime() {

@@ -55,10 +55,10 @@ std::string BalanceReport::line() const {
   return fmt::format(
       "tessera lb: phase {} {}: rank load min {:.6g} max {:.6g} avg {:.6g} std {:.6g} I {:.4g} -> min {:.6g} "
       "max {:.6g} avg {:.6g} std {:.6g} I {:.4g}; object load min {:.6g} max {:.6g} avg {:.6g}; "
-      "migrations {}; strategy {:.6f} s; migration {:.6f} s",
+      "migrations {}; strategy {:.6f} s; migration {:.6f} s{}{}",
       phase, strategy, before.min, before.max, before.avg(), before.std(), before.imbalance(), after.min, after.max,
       after.avg(), after.std(), after.imbalance(), objects.min, objects.max, objects.avg(), migrations, strategy_s,
-      migration_s);
+      migration_s, reason.empty() ? "" : "; why: ", reason);
 }
 
 std::string BalanceReport::json() const {
@@ -70,7 +70,8 @@ std::string BalanceReport::json() const {
       {"objects", {{"count", objects.count}, {"min", objects.min}, {"max", objects.max}, {"avg", objects.avg()}}},
       {"migrations", migrations},
       {"strategy_s", strategy_s},
-      {"migration_s", migration_s}};
+      {"migration_s", migration_s},
+      {"reason", reason}};
   return out.dump();
 }
 

@@ -1,11 +1,16 @@
 #include <tessera/lb/manager/lb_flags.hpp>
 #include <tessera/runtime/error.hpp>
 
+#include <charconv>
+
 namespace tessera::lb_manager {
 
 void LbFlags::add_to(CLI::App& app) {
   app.add_option("--tessera_lb_name", name, "Balance with this LB strategy (see --tessera_help_lb)");
-  app.add_option("--tessera_lb_interval", interval, "Balance after every phase p with p % N == 0");
+  app.add_option("--tessera_lb_interval", interval,
+                 "Balance after every phase p with p % N == 0, or auto: when the imbalance since the last "
+                 "balancing has cost more than that balancing")
+      ->option_text("N|auto");
   app.add_option("--tessera_lb_args", args, "Strategy arguments, \"key=value ...\"");
   app.add_option("--tessera_lb_file", file, "Per-phase LB schedule file (lines \"2 GreedyLB\", \"%100 TemperedLB fanout=4\")");
   app.add_option("--tessera_lb_stats_file", stats_file, "Append one JSON line of LB statistics per balanced phase");
@@ -13,8 +18,7 @@ void LbFlags::add_to(CLI::App& app) {
 }
 
 void LbFlags::validate() const {
-  if (interval < 1)
-    throw Error("--tessera_lb_interval=" + std::to_string(interval) + ": expected an integer >= 1");
+  (void)every();
   if (!name.empty() && !file.empty())
     throw Error("--tessera_lb_name=" + name + " and --tessera_lb_file=" + file +
                 ": expected one of them (the file names a strategy on each line)");
@@ -28,6 +32,17 @@ void LbFlags::validate() const {
     }
   }
   (void)schedule();
+}
+
+std::int64_t LbFlags::every() const {
+  if (automatic()) return 1;
+  std::int64_t n = 0;
+  const char* end = interval.data() + interval.size();
+  const auto [stop, ec] = std::from_chars(interval.data(), end, n);
+  if (interval.empty() || ec != std::errc() || stop != end || n < 1)
+    throw Error("--tessera_lb_interval=" + interval + ": expected an integer N >= 1 (balance every N phases) or "
+                "auto (balance when the imbalance has cost more than balancing)");
+  return n;
 }
 
 std::optional<lb::Schedule> LbFlags::schedule() const {

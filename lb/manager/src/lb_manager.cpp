@@ -1,10 +1,14 @@
 #include <tessera/lb/manager/lb_data_output.hpp>
 #include <tessera/lb/manager/lb_manager.hpp>
 #include <tessera/runtime/error.hpp>
+#include <tessera/runtime/collectives.hpp>
+#include <tessera/runtime/runtime.hpp>
 
 #include <fmt/format.h>
+#include <spdlog/spdlog.h>
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cstdio>
 #include <fstream>
@@ -65,28 +69,57 @@ void LbManager::request(std::string strategy, std::string args) {
   } catch (const lb::ArgumentError& e) {
     throw Error(std::string("LB requested from code: ") + e.what());
   }
-  requested_ = Choice{std::move(strategy), std::move(args)};
+  requested_ = Choice{std::move(strategy), std::move(args), {}, false};
 }
 
-std::optional<LbManager::Choice> LbManager::choose(lb::PhaseId phase) {
+std::optional<LbManager::Choice> LbManager::choose(const collections::PhaseRecord& record) {
   if (requested_) {
     std::optional<Choice> choice = std::move(requested_);
     requested_.reset();
+    choice->reason = "requested from code";
     return choice;
   }
   if (schedule_) {
-    if (const auto entry = schedule_->at(phase)) return Choice{entry->strategy, entry->args};
-    return std::nullopt;
+    const auto entry = schedule_->at(record.phase);
+    if (!entry) return std::nullopt;
+    Choice choice{entry->strategy, entry->args, fmt::format("{}:{}", flags_.file, entry->line), false};
+    if (entry->automatic) return decide_automatically(record, std::move(choice));
+    return choice;
   }
-  if (!flags_.name.empty() && phase % flags_.interval == 0) return Choice{flags_.name, flags_.args};
-  return std::nullopt;
+  if (flags_.name.empty()) return std::nullopt;
+  Choice choice{flags_.name, flags_.args, {}, false};
+  if (flags_.automatic()) return decide_automatically(record, std::move(choice));
+  if (record.phase % flags_.every() != 0) return std::nullopt;
+  choice.reason = fmt::format("interval {}", flags_.every());
+  return choice;
+}
+
+std::optional<LbManager::Choice> LbManager::decide_automatically(const collections::PhaseRecord& record,
+                                                                 Choice choice) {
+  // One allreduce of (max, sum) of the rank loads the strategy would see.
+  lb::StrategyInput input = strategy_input(record);
+  if (model_)
+    for (auto& object : input.objects) object.load = model_(object, record.phase);
+  using Pair = std::array<double, 2>;
+  const Pair loads = rt_.collectives().allreduce(
+      Pair{input.load(), input.load()}, [](Pair a, const Pair& b) { return Pair{std::max(a[0], b[0]), a[1] + b[1]}; });
+  const AutoDecision decision = auto_interval_.observe(loads[0], loads[1] / rt_.size());
+  if (rt_.rank() == 0)
+    rt_.log().info("tessera lb: phase {} {}: {}", record.phase, decision.balance ? "balances" : "does not balance",
+                   decision.reason);
+  if (!decision.balance) return std::nullopt;
+  choice.reason = decision.reason;
+  choice.automatic = true;
+  return choice;
 }
 
 std::optional<BalanceReport> LbManager::phase_end(const collections::PhaseRecord& record) {
   last_report_.reset();
-  const std::optional<Choice> choice = choose(record.phase);
+  const std::optional<Choice> choice = choose(record);
   if (!choice) return std::nullopt;
   last_report_ = balance(record, *choice);
+  last_report_->reason = choice->reason;
+  if (choice->automatic) auto_interval_.balanced(last_report_->strategy_s + last_report_->migration_s);
   publish(*last_report_);
   return last_report_;
 }

@@ -52,6 +52,12 @@ void expect_rejected(int ranks, const std::string& args, const std::string& frag
   EXPECT_EQ(o.output.find("step  update"), std::string::npos) << args << ": a step ran\n" << o.output;
 }
 
+// The JSON report: the last line that opens an object (it holds nested objects).
+std::string last_line(const std::string& output) {
+  const std::size_t newline = output.rfind("\n{");
+  return newline == std::string::npos ? output : output.substr(newline + 1);
+}
+
 TEST(PicCli, OddGridSize) { expect_rejected(2, "--L 961", "--L 961: the grid size must be an even number"); }
 
 TEST(PicCli, TilesSmallerThanTheTravel) {
@@ -109,13 +115,37 @@ TEST(PicCli, AmtJsonReportTakesTheRuntimeFlags) {
   const Outcome o = run_pic(2, "--mode=amt --L 48 --n 5000 --steps 6 --colors_per_rank 4 --distribution "
                                "SINUSOIDAL --tessera_lb_load_clock cpu --report=json");
   ASSERT_EQ(o.exit_code, 0) << o.output;
-  const nlohmann::json report = nlohmann::json::parse(o.output.substr(o.output.rfind('{')));
+  const nlohmann::json report = nlohmann::json::parse(last_line(o.output));
   EXPECT_EQ(report.at("mode"), "amt");
   EXPECT_EQ(report.at("lb"), "none");
   EXPECT_EQ(report.at("ranks"), 2);
   EXPECT_EQ(report.at("steps"), 6);
   EXPECT_EQ(report.at("validated"), true);
   EXPECT_EQ(report.at("migrations"), 0);
+}
+
+// Issue 13: time to solution and where it went. The breakdown is one rank's step loop, so its
+// parts add up to at most total_s; the LB parts lie inside phase_close_s.
+TEST(PicCli, TimeToSolutionCoversItsBreakdown) {
+  for (const char* mode : {"--mode=amt --tessera_lb_name=GreedyLB", "--mode=spmd"}) {
+    const Outcome o = run_pic(2, std::string(mode) + " --L 48 --n 5000 --steps 6 --colors_per_rank 4 "
+                                                     "--distribution PATCH 0 11 0 11 --report=json");
+    ASSERT_EQ(o.exit_code, 0) << o.output;
+    const nlohmann::json report = nlohmann::json::parse(last_line(o.output));
+    const nlohmann::json& parts = report.at("breakdown");
+    double sum = 0.0;
+    for (const char* key : {"update_s", "exchange_s", "wait_s", "spmd_s", "phase_close_s"}) {
+      EXPECT_GE(parts.at(key).get<double>(), 0.0) << mode << " " << key;
+      sum += parts.at(key).get<double>();
+    }
+    for (const char* key : {"lb_strategy_s", "lb_migration_s", "other_s"}) EXPECT_GE(parts.at(key).get<double>(), 0.0) << key;
+    EXPECT_LE(parts.at("lb_strategy_s").get<double>() + parts.at("lb_migration_s").get<double>(),
+              parts.at("phase_close_s").get<double>());
+    EXPECT_GE(report.at("total_s").get<double>(), sum) << mode;
+    EXPECT_GT(report.at("init_s").get<double>(), 0.0);
+    EXPECT_GT(report.at("rate_mparticles_per_s").get<double>(), 0.0);
+    EXPECT_GE(report.at("update_max_s").get<double>(), parts.at("update_s").get<double>());
+  }
 }
 
 TEST(PicCli, TextReportShowsStepsAndSummary) {

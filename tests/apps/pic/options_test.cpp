@@ -23,7 +23,7 @@ TEST(PicOptions, NoArgumentsIsTheDefaultInputOfIssue7) {
   const Options& o = *r.options;
   EXPECT_EQ(o.mode, "spmd");
   EXPECT_EQ(o.problem.grid_size, 960);
-  EXPECT_EQ(o.problem.particles, 100000U);
+  EXPECT_EQ(o.problem.particles, 600000U);
   EXPECT_EQ(o.problem.k, 0);
   EXPECT_EQ(o.problem.m, 1);
   EXPECT_EQ(o.problem.distribution.describe(), "PATCH 0 239 0 239");

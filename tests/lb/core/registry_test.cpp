@@ -73,10 +73,22 @@ TEST(Schedule, ExactPhasesWinOverEveryNth) {
   EXPECT_FALSE(s.at(3).has_value());
 }
 
+TEST(Schedule, AutoLinesApplyWhereNoOtherLineDoes) {
+  const Registry registry = Registry::builtin();
+  const Schedule s = Schedule::parse("auto TemperedLB fanout=2\n%10 GreedyLB\n3 RotateLB\n", "lb.txt", &registry);
+  ASSERT_EQ(s.entries().size(), 3u);
+  EXPECT_TRUE(s.at(1)->automatic);
+  EXPECT_EQ(s.at(1)->strategy, "TemperedLB");
+  EXPECT_EQ(s.at(1)->args, "fanout=2");
+  EXPECT_EQ(s.at(20)->strategy, "GreedyLB");
+  EXPECT_FALSE(s.at(20)->automatic);
+  EXPECT_EQ(s.at(3)->strategy, "RotateLB");
+}
+
 TEST(Schedule, BadLinesNameTheirLineNumber) {
   const Registry registry = Registry::builtin();
   EXPECT_EQ(error_of([&] { Schedule::parse("2 GreedyLB\nx GreedyLB\n", "lb.txt", &registry); }),
-            "lb.txt:2: expected a phase number or %N at the start of the line, got 'x'");
+            "lb.txt:2: expected a phase number, %N or auto at the start of the line, got 'x'");
   EXPECT_EQ(error_of([&] { Schedule::parse("\n\n%0 GreedyLB\n", "lb.txt", &registry); }),
             "lb.txt:3: %N needs N >= 1, got '%0'");
   EXPECT_EQ(error_of([&] { Schedule::parse("5\n", "lb.txt", &registry); }),

@@ -1,14 +1,21 @@
-// tessera-bench-pic: the AMT mode of tessera-pic against its SPMD mode (issue 7), by running the
-// tessera-pic executable under mpirun and reading each run's JSON summary.
+// tessera-bench-pic: the AMT mode of tessera-pic against its SPMD mode (issues 7 and 13), by running
+// the tessera-pic executable under mpirun and reading each run's JSON summary. Every figure is a
+// median over --trials rounds; each round runs every configuration once, so slow moments of the
+// machine spread over all of them (runs interleaved).
 //
-//   amt_overhead_ratio       AMT without LB / SPMD, slowest rank's particle-update time (wall,
-//                            seconds summed over steps), on particles spread over the whole grid
-//                            (PATCH 0 L-1 0 L-1), 2 ranks: the price of colors (EMPIRE paid
-//                            1.29). Every run is repeated --trials times and the best kept.
-//   speedup[balancer]        SPMD / AMT with the balancer, same measure, on the drifting PATCH of
-//                            the default input, 2 ranks (one per core, so wall time is real).
-//   modeled_speedup_8_ranks  the same on 8 ranks from thread CPU time (ranks share the 2 cores,
-//                            so wall time would measure the OS scheduler), loads on the CPU clock.
+// Time to solution (issue 13), 2 ranks (one per core), wall clock, tessera-pic's total_s: first step
+// to the verified end, the slowest rank, with every per-phase cost (particle exchange, drains, the
+// SPMD region, phase close, LB statistics, strategy and migration). Excluded: process start-up, MPI
+// and runtime set-up, collection creation and particle placement (init_s, reported separately as
+// init_s_median) and MPI_Finalize; mpirun_wall_s is the whole mpirun, which includes them.
+//   time_to_solution_speedup[balancer]  SPMD / AMT total_s, drifting PATCH, --tessera_lb_interval=auto
+//   time_to_solution_overhead           AMT without LB / SPMD total_s, particles over the whole grid
+//   lb_every_phase_speedup[TemperedLB]  SPMD / AMT total_s, drifting PATCH, interval 1
+// Particle update only (issue 7; excludes everything but the mover):
+//   amt_overhead_ratio       AMT without LB / SPMD, slowest rank's update time, whole grid
+//   speedup[balancer]        SPMD / AMT update time, drifting PATCH, interval auto
+//   modeled_speedup_8_ranks  the same on 8 ranks from thread CPU time at --modeled_n particles
+//                            (ranks share the 2 cores, so wall time would measure the OS scheduler)
 // Every run must validate; a failed or unparsable run stops the benchmark with exit code 1.
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
@@ -16,6 +23,9 @@
 
 #include <algorithm>
 #include <array>
+#include <chrono>
+#include <map>
+#include <vector>
 #include <cstdio>
 #include <stdexcept>
 #include <string>
@@ -51,12 +61,28 @@ struct Bench {
   }
 };
 
-// The smallest `key` over `trials` runs: the run least disturbed by other processes.
-double best(const Bench& bench, int ranks, const std::string& args, const char* key, int trials) {
-  double least = 1e300;
-  for (int t = 0; t < trials; ++t) least = std::min(least, bench.run(ranks, args).at(key).get<double>());
-  return least;
+double median(std::vector<double> values) {
+  std::sort(values.begin(), values.end());
+  const std::size_t n = values.size();
+  return n % 2 == 1 ? values[n / 2] : 0.5 * (values[n / 2 - 1] + values[n / 2]);
 }
+
+// Each configuration's JSON summaries over the rounds, and the wall time of each whole mpirun.
+struct Samples {
+  std::vector<nlohmann::json> reports;
+  std::vector<double> walls;
+  double median_of(const char* key) const {
+    std::vector<double> v;
+    for (const auto& r : reports) v.push_back(r.at(key).get<double>());
+    return median(v);
+  }
+};
+
+struct Config {
+  std::string name;
+  int ranks;
+  std::string args;
+};
 
 }  // namespace
 
@@ -64,49 +90,94 @@ int main(int argc, char** argv) {
   CLI::App app{"tessera-bench-pic: AMT colors against SPMD on the PIC proxy", "tessera-bench-pic"};
   std::string report = "text";
   std::int64_t grid = 960;
-  std::int64_t particles = 100000;
+  std::int64_t particles = 600000;
+  std::int64_t modeled_particles = 100000;
   std::int64_t steps = 300;
   int modeled_ranks = 8;
-  int trials = 5;
+  int trials = 3;
   app.add_option("--report", report, "text or json (one JSON object, last line)")->check(CLI::IsMember({"text", "json"}));
   app.add_option("--L", grid, "grid side in cells (even)")->capture_default_str();
   app.add_option("--n", particles, "particles requested")->capture_default_str();
+  app.add_option("--modeled_n", modeled_particles, "particles requested in the modeled runs")->capture_default_str();
   app.add_option("--steps", steps, "time steps per run")->capture_default_str();
-  app.add_option("--modeled_ranks", modeled_ranks, "ranks of the CPU-time model")->capture_default_str();
-  app.add_option("--trials", trials, "runs of each configuration (the best is kept)")
+  app.add_option("--modeled_ranks", modeled_ranks, "ranks of the CPU-time model (0: skip it)")->capture_default_str();
+  app.add_option("--trials", trials, "rounds; every figure is the median over them")
       ->check(CLI::Range(1, 20))
       ->capture_default_str();
   CLI11_PARSE(app, argc, argv);
 
-  const Bench bench{TESSERA_BENCH_MPIRUN, TESSERA_PIC_BINARY, fmt::format("--L {} --n {} --steps {}", grid, particles, steps)};
-  const std::string patch = fmt::format("--distribution PATCH 0 {0} 0 {0}", grid / 4 - 1);
-  try {
-    // The price of colors on an evenly loaded grid (a PATCH over the whole grid: on 2 ranks
-    // SINUSOIDAL leaves I near 0.45 in the SPMD decomposition, which would mix imbalance into
-    // the figure). Every figure is the best of `trials` runs: one slow run on a shared VM is
-    // noise, not cost.
-    const std::string even = fmt::format("--distribution PATCH 0 {0} 0 {0}", grid - 1);
-    const double overhead =
-        best(bench, 2, "--mode=amt " + even, "update_max_s", trials) / best(bench, 2, even, "update_max_s", trials);
+  const Bench bench{TESSERA_BENCH_MPIRUN, TESSERA_PIC_BINARY, fmt::format("--L {} --steps {}", grid, steps)};
+  const std::string n = fmt::format("--n {} ", particles);
+  const std::string patch = n + fmt::format("--distribution PATCH 0 {0} 0 {0}", grid / 4 - 1);
+  // The price of colors on an evenly loaded grid (a PATCH over the whole grid: on 2 ranks
+  // SINUSOIDAL leaves I near 0.45 in the SPMD decomposition, which would mix imbalance in).
+  const std::string even = n + fmt::format("--distribution PATCH 0 {0} 0 {0}", grid - 1);
+  const std::string modeled_patch =
+      fmt::format("--n {} --distribution PATCH 0 {} 0 {}", modeled_particles, grid / 4 - 1, grid / 4 - 1);
 
+  std::vector<Config> configs = {{"spmd_even", 2, even},
+                                 {"amt_even", 2, "--mode=amt " + even},
+                                 {"spmd", 2, patch},
+                                 {"every_TemperedLB", 2, "--mode=amt --tessera_lb_name=TemperedLB " + patch}};
+  for (const char* lb : kBalancers)
+    configs.push_back({fmt::format("auto_{}", lb), 2,
+                       fmt::format("--mode=amt --tessera_lb_name={} --tessera_lb_interval=auto {}", lb, patch)});
+  if (modeled_ranks > 0) {
+    configs.push_back({"modeled_spmd", modeled_ranks, modeled_patch});
+    for (const char* lb : kBalancers)
+      configs.push_back({fmt::format("modeled_{}", lb), modeled_ranks,
+                         fmt::format("--mode=amt --tessera_lb_name={} --tessera_lb_load_clock=cpu {}", lb, modeled_patch)});
+  }
+  try {
+    std::map<std::string, Samples> samples;
+    for (int t = 0; t < trials; ++t) {
+      for (const Config& c : configs) {
+        const auto start = std::chrono::steady_clock::now();
+        samples[c.name].reports.push_back(bench.run(c.ranks, c.args));
+        samples[c.name].walls.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+      }
+    }
+    const auto total = [&](const std::string& name) { return samples.at(name).median_of("total_s"); };
+    nlohmann::ordered_json tts = nlohmann::ordered_json::object();
     nlohmann::ordered_json speedup = nlohmann::ordered_json::object();
     nlohmann::ordered_json modeled = nlohmann::ordered_json::object();
-    const double spmd = best(bench, 2, patch, "update_max_s", trials);
-    const double spmd_8 = best(bench, modeled_ranks, patch, "update_max_cpu_s", trials);
+    nlohmann::ordered_json walls = nlohmann::ordered_json::object();
     for (const char* lb : kBalancers) {
-      const std::string amt = fmt::format("--mode=amt {} --tessera_lb_name={}", patch, lb);
-      speedup[lb] = spmd / best(bench, 2, amt, "update_max_s", trials);
-      modeled[lb] = spmd_8 / best(bench, modeled_ranks, amt + " --tessera_lb_load_clock=cpu", "update_max_cpu_s", trials);
-      if (report == "text")
-        fmt::print("{:<12} speedup over SPMD: {:.2f} on 2 ranks (wall), {:.2f} modeled on {} ranks (CPU)\n", lb,
-                   speedup[lb].get<double>(), modeled[lb].get<double>(), modeled_ranks);
+      const std::string name = fmt::format("auto_{}", lb);
+      tts[lb] = total("spmd") / total(name);
+      speedup[lb] = samples.at("spmd").median_of("update_max_s") / samples.at(name).median_of("update_max_s");
+      if (modeled_ranks > 0)
+        modeled[lb] = samples.at("modeled_spmd").median_of("update_max_cpu_s") /
+                      samples.at(fmt::format("modeled_{}", lb)).median_of("update_max_cpu_s");
     }
-    const nlohmann::ordered_json out = {{"benchmark", "pic"},
-                                {"amt_overhead_ratio", overhead},
-                                {"speedup", speedup},
-                                {"modeled_speedup_8_ranks", modeled}};
-    if (report == "text") fmt::print("AMT overhead ratio (no LB, whole-grid PATCH, 2 ranks): {:.3f}\n", overhead);
-    else fmt::print("{}\n", out.dump());
+    for (const auto& [name, s] : samples) walls[name] = median(s.walls);
+    const double overhead = total("amt_even") / total("spmd_even");
+    const double every = total("spmd") / total("every_TemperedLB");
+    const double update_overhead =
+        samples.at("amt_even").median_of("update_max_s") / samples.at("spmd_even").median_of("update_max_s");
+    const nlohmann::ordered_json out = {
+        {"benchmark", "pic"},
+        {"time_to_solution_speedup", tts},
+        {"time_to_solution_overhead", overhead},
+        {"lb_every_phase_speedup", {{"TemperedLB", every}}},
+        {"total_s_median", {{"spmd", total("spmd")}, {"TemperedLB", total("auto_TemperedLB")}, {"spmd_even", total("spmd_even")},
+                            {"amt_even", total("amt_even")}}},
+        {"init_s_median", {{"spmd", samples.at("spmd").median_of("init_s")}, {"TemperedLB", samples.at("auto_TemperedLB").median_of("init_s")}}},
+        {"mpirun_wall_s", walls},
+        {"amt_overhead_ratio", update_overhead},
+        {"speedup", speedup},
+        {"modeled_speedup_8_ranks", modeled},
+        {"particles", particles},
+        {"trials", trials}};
+    if (report == "text") {
+      for (const char* lb : kBalancers)
+        fmt::print("{:<12} time to solution {:.2f}x SPMD (interval auto); particle update {:.2f}x\n", lb,
+                   tts[lb].get<double>(), speedup[lb].get<double>());
+      fmt::print("TemperedLB every phase: time to solution {:.2f}x SPMD\n", every);
+      fmt::print("AMT without LB, whole grid: time to solution {:.3f}x SPMD, update {:.3f}x\n", overhead, update_overhead);
+    } else {
+      fmt::print("{}\n", out.dump());
+    }
   } catch (const std::exception& e) {
     fmt::print(stderr, "tessera-bench-pic: {}\n", e.what());
     return 1;

@@ -36,6 +36,44 @@ void check_round_trip(std::vector<int> ints, std::string text, std::map<int, std
   ++received_round_trips;
 }
 
+// A trivially copyable struct whose serialize lists one field of two: in a vector it travels as
+// one block of bytes (archive.hpp), so both fields arrive and serialize is never called.
+struct Cell {
+  double value = 0;
+  std::int64_t marker = 0;
+  template <class Archive>
+  void serialize(Archive& archive) {
+    archive(value);
+  }
+};
+
+struct Holder {
+  std::vector<Cell> cells;
+  std::vector<double> plain;
+  template <class Archive>
+  void serialize(Archive& archive) {
+    archive(cells, plain);
+  }
+};
+
+TEST(Serialization, VectorsOfTriviallyCopyableElementsTravelAsOneBlock) {
+  Holder in;
+  for (int i = 0; i < 1000; ++i) in.cells.push_back({0.5 * i, 7 * i});
+  in.plain = {1.0, 2.0};
+  tessera::Buffer bytes(64);
+  tessera::serial::encode(bytes, in);
+  // length prefix, size tag and 16 bytes per cell, size tag and the two doubles
+  EXPECT_EQ(bytes.size(), 8u + 8u + 1000u * sizeof(Cell) + 8u + 16u);
+  tessera::serial::Reader reader(bytes.view());
+  const Holder out = tessera::serial::decode<Holder>(reader);
+  ASSERT_EQ(out.cells.size(), 1000u);
+  for (int i = 0; i < 1000; ++i) {
+    EXPECT_EQ(out.cells[i].value, 0.5 * i);
+    EXPECT_EQ(out.cells[i].marker, 7 * i);
+  }
+  EXPECT_EQ(out.plain, in.plain);
+}
+
 TEST(Serialization, ContainersStringsMapsAndUserTypes) {
   auto& rt = tessera::this_runtime();
   received_round_trips = 0;

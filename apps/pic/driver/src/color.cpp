@@ -66,21 +66,6 @@ std::uint64_t Color::held() const {
   return count;
 }
 
-std::array<double, 2> Color::momentum() const {
-  std::array<double, 2> sum{0.0, 0.0};
-  const auto add = [&sum](std::span<const Particle> particles) {
-    for (const Particle& p : particles) {
-      sum[0] += p.vx;
-      sum[1] += p.vy;
-    }
-  };
-  add(tile_.particles());
-  for (const ArrivalBatch& b : inbox_) {
-    add(b.particles);
-  }
-  return sum;
-}
-
 void Color::accept_before(std::int64_t step) {
   // Batches of `step` or later came from neighbours that ran ahead; they stay for the next call.
   auto early = std::stable_partition(inbox_.begin(), inbox_.end(),

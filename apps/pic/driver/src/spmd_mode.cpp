@@ -54,6 +54,7 @@ RunSummary run_spmd(const Options& options, MPI_Comm parent) {
   Breakdown parts;
   const double init_s = seconds_since(options.started);
   const Clock::time_point run_start = Clock::now();
+  const double run_start_cpu = thread_cpu_seconds();
   for (std::int64_t step = 1; step <= options.steps; ++step) {
     const std::uint64_t moved = tile.size();
     const UpdateTime update = tile.move();
@@ -68,7 +69,8 @@ RunSummary run_spmd(const Options& options, MPI_Comm parent) {
 
   const Verification total = reduce_verification(comm, tile.verify(problem, options.steps));
   const double total_s = seconds_since(run_start);
-  const TimeToSolution time = reduce_time_to_solution(comm, init_s, total_s, parts);
+  const double total_cpu_s = thread_cpu_seconds() - run_start_cpu;
+  const TimeToSolution time = reduce_time_to_solution(comm, init_s, total_s, total_cpu_s, parts);
   if (!options.dump_particles.empty()) {
     dump_particles(comm, tile.particles(), options.dump_particles);
   }

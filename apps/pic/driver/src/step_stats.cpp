@@ -55,6 +55,7 @@ void StepRecorder::record(std::int64_t step, const RankSample& mine) {
     return;
   }
   records_.push_back(combine(step, gathered_));
+  records_.back().elapsed_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
   if (print_every_ > 0 && step % print_every_ == 0) {
     if (step == print_every_) {
       fmt::print("{:>6}  {:>14}  {:>14}  {:>14}  {:>8}  {:>12}\n", "step", "update max (s)",

@@ -47,7 +47,7 @@ std::size_t encoded_size(const T& value) {
     CountingSink sink;
     {
       std::ostream stream(&sink);
-      cereal::BinaryOutputArchive archive(stream);
+      serial::OutputArchive archive(stream);
       archive(value);
     }
     return sizeof(std::uint64_t) + sink.count();
@@ -64,7 +64,7 @@ void decode_into(serial::Reader& in, T& into) {
     std::memcpy(&n, in.take(sizeof n), sizeof n);
     serial::SpanSource source(in.take(n), n);
     std::istream stream(&source);
-    cereal::BinaryInputArchive archive(stream);
+    serial::InputArchive archive(stream);
     archive(into);
   }
 }

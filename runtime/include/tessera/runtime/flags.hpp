@@ -24,9 +24,14 @@ class FlagGroup {
 /// Flags of the runtime layer itself.
 struct RuntimeFlags : FlagGroup {
   std::string log_level = "warn";  ///< trace, debug, info, warn, error, critical, off
-  // Defaults for ranks that may share cores: a reply usually arrives within the spin, and a rank
-  // with nothing to do gives its core away within a fraction of a millisecond.
-  double idle_spin_us = 50;        ///< busy-poll this long after the last work before yielding
+  // The spin window, by default (auto, stored as kIdleSpinAuto), follows what the node allows:
+  // ranks that each have a core of their own spin for kIdleSpinOwnCoreUs, as MPI does in a
+  // blocking call, so a rank waiting for the slowest one wakes within a poll; ranks that share
+  // cores spin kIdleSpinSharedUs and give the core away within a fraction of a millisecond.
+  static constexpr double kIdleSpinAuto = -1;
+  static constexpr double kIdleSpinOwnCoreUs = 10000;
+  static constexpr double kIdleSpinSharedUs = 50;
+  double idle_spin_us = kIdleSpinAuto;  ///< busy-poll this long after the last work before yielding
   double idle_yield_us = 200;      ///< then sched_yield this long before sleeping
   double idle_sleep_max_us = 250;  ///< sleeps grow from 10 us up to this bound while idle
   int tree_fanout = 4;             ///< branching factor of the spanning tree for collectives

@@ -89,6 +89,8 @@ class Runtime {
   /// Tessera's own communicator, duplicated from the application's or from MPI_COMM_WORLD.
   MPI_Comm comm() const { return comm_; }
   const RuntimeFlags& flags() const { return flags_; }
+  /// The idle spin window in microseconds: --tessera_idle_spin_us, or what auto chose for this node.
+  double idle_spin_us() const { return idle_spin_us_; }
   spdlog::logger& log() { return *log_; }
   Collectives& collectives() { return *collectives_; }
 
@@ -288,7 +290,7 @@ class Runtime {
   void forward_broadcast(const Envelope& envelope, const Buffer& bytes);
   [[noreturn]] void bad_rank(int dest) const;
   IdleBackoff make_idle() const {
-    return IdleBackoff(flags_.idle_spin_us, flags_.idle_yield_us, flags_.idle_sleep_max_us);
+    return IdleBackoff(idle_spin_us_, flags_.idle_yield_us, flags_.idle_sleep_max_us);
   }
 
   static constexpr int kAwaitTries = 16;
@@ -300,6 +302,7 @@ class Runtime {
   };
 
   RuntimeFlags flags_;
+  double idle_spin_us_ = RuntimeFlags::kIdleSpinSharedUs;  // the flag, with auto resolved
   bool owns_mpi_ = false;
   MPI_Comm comm_ = MPI_COMM_NULL;
   int rank_ = 0;

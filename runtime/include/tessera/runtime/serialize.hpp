@@ -7,12 +7,14 @@
 ///   the receiver they decode to a view into the message buffer, valid during the handler only
 ///   (zero copies on receive);
 /// - everything else (std::vector, std::string, maps, user types with a `serialize(Archive&)`
-///   template) is a 64-bit length and a cereal binary archive.
+///   template) is a 64-bit length and a binary archive (archive.hpp: cereal's binary format, with
+///   vectors of trivially copyable elements as one block of bytes).
 /// Lengths are 64-bit, so payloads of any size work.
 #include <tessera/runtime/buffer.hpp>
 #include <tessera/runtime/error.hpp>
 
-#include <cereal/archives/binary.hpp>
+#include <tessera/runtime/archive.hpp>
+
 #include <cereal/types/array.hpp>
 #include <cereal/types/deque.hpp>
 #include <cereal/types/map.hpp>
@@ -108,7 +110,7 @@ void encode(Buffer& out, const T& value) {
     {
       BufferSink sink(out);
       std::ostream stream(&sink);
-      cereal::BinaryOutputArchive archive(stream);
+      serial::OutputArchive archive(stream);
       archive(value);
     }
     const std::uint64_t n = out.size() - at - sizeof(std::uint64_t);
@@ -135,7 +137,7 @@ T decode(Reader& in) {
                     "constructible and have a serialize(Archive&) template");
       SpanSource source(bytes, n);
       std::istream stream(&source);
-      cereal::BinaryInputArchive archive(stream);
+      serial::InputArchive archive(stream);
       T value;
       archive(value);
       return value;

@@ -25,7 +25,7 @@ double base_charge();
 
 struct Problem {
   std::int64_t grid_size = 960;     ///< L, cells per side, even
-  std::uint64_t particles = 100000;  ///< n, requested total (the draw places about this many)
+  std::uint64_t particles = 600000;  ///< n, requested total (the draw places about this many)
   std::int64_t k = 0;               ///< x travel per step is 2k+1 cells, k >= 0
   std::int64_t m = 1;               ///< y travel per step is m cells, |m| < L
   Distribution distribution = Distribution::patch_of({0, 239, 0, 239});

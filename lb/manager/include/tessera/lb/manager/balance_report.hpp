@@ -24,13 +24,14 @@ struct BalanceReport {
   std::int64_t migrations = 0;
   double strategy_s = 0.0;   ///< wall seconds in Strategy::run, slowest rank
   double migration_s = 0.0;  ///< wall seconds applying the plan, slowest rank
+  std::string reason;        ///< why this phase balanced ("interval 10", "auto: ...", a schedule line)
 
   /// The one line rank 0 prints, e.g.
   /// "tessera lb: phase 3 GreedyLB: rank load min 1 max 16 avg 7 std 6.5 I 1.286 -> min 7 ...".
   std::string line() const;
   /// One JSON object (no newline): {"phase":3,"strategy":"GreedyLB","before":{"min":..,"max":..,
   /// "avg":..,"std":..,"imbalance":..},"after":{...},"objects":{"count":..,"min":..,"max":..,
-  /// "avg":..},"migrations":..,"strategy_s":..,"migration_s":..}.
+  /// "avg":..},"migrations":..,"strategy_s":..,"migration_s":..,"reason":".."}.
   std::string json() const;
 };
 

@@ -2,7 +2,8 @@
 /// Runtime flags of the LB manager.
 ///
 ///   --tessera_lb_name=NAME          balance with strategy NAME (see --tessera_help_lb)
-///   --tessera_lb_interval=N         ... after every phase p with p % N == 0 (default 1: every phase)
+///   --tessera_lb_interval=N|auto    ... after every phase p with p % N == 0 (default 1: every phase),
+///                                   or when the imbalance has cost more than balancing (auto_interval.hpp)
 ///   --tessera_lb_args="k=v ..."     the strategy's arguments, validated against its keys
 ///   --tessera_lb_file=PATH          a per-phase schedule instead (lines "2 GreedyLB",
 ///                                   "%100 TemperedLB fanout=4"; lb/schedule.hpp)
@@ -25,7 +26,7 @@ namespace tessera::lb_manager {
 
 struct LbFlags : FlagGroup {
   std::string name;
-  std::int64_t interval = 1;
+  std::string interval = "1";  ///< "N" (N >= 1) or "auto"; read through every() and automatic()
   std::string args;
   std::string file;
   std::string stats_file;
@@ -33,6 +34,12 @@ struct LbFlags : FlagGroup {
 
   void add_to(CLI::App& app) override;
   void validate() const override;
+
+  /// True for --tessera_lb_interval=auto.
+  bool automatic() const { return interval == "auto"; }
+  /// N of --tessera_lb_interval=N (1 when automatic). Throws tessera::Error naming the flag and the
+  /// accepted forms for anything else.
+  std::int64_t every() const;
 
   /// The schedule of --tessera_lb_file, validated against the built-in strategies; nullopt when
   /// no file was given. Throws tessera::Error naming the file and line.

@@ -5,7 +5,10 @@
 /// Per phase p (the phase just ended), the strategy is, in order of precedence:
 ///   1. the one requested from code with request() since the last phase end;
 ///   2. the --tessera_lb_file schedule's entry for p (lb/schedule.hpp);
-///   3. --tessera_lb_name with --tessera_lb_args when p % --tessera_lb_interval == 0.
+///   3. --tessera_lb_name with --tessera_lb_args when p % --tessera_lb_interval == 0, or, with
+///      --tessera_lb_interval=auto (or an `auto` schedule line), when the imbalance since the last
+///      balancing has cost more than it (auto_interval.hpp: one allreduce per phase; rank 0 logs
+///      each decision and its reason at --tessera_log_level=info).
 /// Balancing then:
 ///   - builds this rank's LB input from the PhaseRecord exactly as LB data output writes it
 ///     (lb_data_output.hpp: elements with their loads, the rank's own time as one non-migratable
@@ -19,6 +22,7 @@
 /// Errors: request() with an unknown strategy or argument throws tessera::Error before anything
 /// moves; a plan naming an object that is not an element here is fatal (a strategy bug).
 #include <tessera/collections/phase.hpp>
+#include <tessera/lb/manager/auto_interval.hpp>
 #include <tessera/lb/manager/balance_report.hpp>
 #include <tessera/lb/manager/lb_flags.hpp>
 #include <tessera/lb/manager/live_backend.hpp>
@@ -65,8 +69,11 @@ class LbManager {
   struct Choice {
     std::string strategy;
     std::string args;
+    std::string reason;      // why this phase balances, for the statistics line
+    bool automatic = false;  // decided by the auto interval, which then learns the cost
   };
-  std::optional<Choice> choose(lb::PhaseId phase);
+  std::optional<Choice> choose(const collections::PhaseRecord& record);
+  std::optional<Choice> decide_automatically(const collections::PhaseRecord& record, Choice choice);
   BalanceReport balance(const collections::PhaseRecord& record, const Choice& choice);
   void apply(const lb::Plan& plan);
   void publish(const BalanceReport& report) const;
@@ -79,6 +86,7 @@ class LbManager {
   LiveBackend backend_;
   LoadModel model_;
   std::optional<Choice> requested_;
+  AutoInterval auto_interval_;
   lb::Plan last_plan_;
   lb::StrategyInput last_input_;
   std::optional<BalanceReport> last_report_;

@@ -72,9 +72,6 @@ class Color : public collections::Element<Color, 2> {
   /// Particles this color holds: in its tile and waiting in its inbox.
   std::uint64_t held() const;
 
-  /// Sum of (v_x, v_y) over the particles it holds: its momentum, the mass being 1.
-  std::array<double, 2> momentum() const;
-
   template <class Archive>
   void serialize(Archive& archive) {
     archive(tile_, tiles_x_, tiles_y_, inbox_);

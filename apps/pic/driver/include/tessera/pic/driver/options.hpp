@@ -1,13 +1,13 @@
 #pragma once
 /// Command-line options of tessera-pic, parsed with CLI11.
 ///
-///     tessera-pic [--mode spmd|amt] [--L 960] [--n 100000] [--k 0] [--m 1] [--steps 300]
+///     tessera-pic [--mode spmd|amt] [--L 960] [--n 600000] [--k 0] [--m 1] [--steps 300]
 ///                 [--distribution PATCH 0 239 0 239] [--print_every 25] [--report text|json]
 ///                 [--dump_particles FILE] [--step_log FILE] [--colors_per_rank 24]
 ///
 /// `--distribution` takes the benchmark's spelling: GEOMETRIC rho | SINUSOIDAL | LINEAR alpha beta
 /// | PATCH xl xr yb yt (inclusive cell bounds). With no arguments the run is the default input of
-/// issue 7: L = 960, a PATCH 0 239 0 239 drifting diagonally (k = 0, m = 1), n = 100000, 300 steps.
+/// issue 7: L = 960, a PATCH 0 239 0 239 drifting diagonally (k = 0, m = 1), n = 600000 (issue 13: a step of SPMD on the slowest of 2 ranks takes over 10 ms here), 300 steps.
 ///
 /// Arguments starting with `--tessera_` (and the value after one written without '=') are not
 /// tessera-pic's: they are kept in `tessera_args` for the Tessera runtime of `--mode=amt`, which

@@ -7,6 +7,7 @@
 /// ranks sharing a core) and particles moved (the deterministic load the mover's cost follows).
 #include <mpi.h>
 
+#include <chrono>
 #include <cstdint>
 #include <span>
 #include <vector>
@@ -33,6 +34,7 @@ struct StepRecord {
   double avg_cpu_s = 0.0;
   double imbalance = 0.0;           ///< I of thread CPU time
   double particle_imbalance = 0.0;  ///< I of particles moved
+  double elapsed_s = 0.0;           ///< rank 0's wall time from the recorder's creation to this step's record
 };
 
 /// Builds a StepRecord from every rank's sample (index = rank).
@@ -55,6 +57,7 @@ class StepRecorder {
   std::int64_t print_every_;
   std::vector<RankSample> gathered_;
   std::vector<StepRecord> records_;
+  std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
 };
 
 }  // namespace tessera::pic::driver

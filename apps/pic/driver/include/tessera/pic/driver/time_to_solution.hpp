@@ -44,12 +44,18 @@ struct Breakdown {
 struct TimeToSolution {
   double init_s = 0.0;    ///< max over ranks
   double total_s = 0.0;   ///< max over ranks
+  double total_cpu_s = 0.0;  ///< the same span on the thread CPU clock, max over ranks: time to
+                             ///< solution where ranks share cores (waiting that sleeps costs none)
   Breakdown breakdown;    ///< of the critical rank
   int breakdown_rank = 0;
   double other_s() const { return total_s - breakdown.sum(); }
 };
 
 /// Collective over `comm`: combines every rank's figures; the result is valid on every rank.
-TimeToSolution reduce_time_to_solution(MPI_Comm comm, double init_s, double total_s, const Breakdown& mine);
+TimeToSolution reduce_time_to_solution(MPI_Comm comm, double init_s, double total_s, double total_cpu_s,
+                                       const Breakdown& mine);
+
+/// Thread CPU seconds of the calling thread.
+double thread_cpu_seconds();
 
 }  // namespace tessera::pic::driver

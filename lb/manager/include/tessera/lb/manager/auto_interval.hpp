@@ -1,0 +1,53 @@
+#pragma once
+/// `--tessera_lb_interval=auto`: balance when the imbalance since the last balancing has cost more
+/// than that balancing did.
+///
+/// After every phase the manager knows the rank loads the strategy would see (seconds, after the
+/// load model) and reduces them to max and average with one allreduce. The phase lost
+/// (max - avg) to imbalance: the ranks below the maximum waited that long. An imbalance under
+/// kTolerance (I < 0.05) is what measurement noise and object granularity leave after any
+/// balancing, so the avoidable cost of a phase is max - (1 + kTolerance) avg, at least 0. The
+/// manager balances when the avoidable cost summed since the last balancing exceeds the measured
+/// cost of that balancing (strategy + migration, slowest rank, seconds); so the time spent
+/// balancing never exceeds the avoidable imbalance it answers. Before anything was measured the
+/// cost counts as 0, so the first imbalanced phase balances and measures it.
+///
+/// This is a break-even ("ski rental") rule of our own. Menon et al., "Automated load balancing
+/// invocation based on application characteristics" (IEEE Cluster 2012), which Charm++'s MetaLB
+/// follows, fits a model of how the imbalance grows and solves for the LB period that minimizes
+/// total time; the rule here needs no model of the growth, only the cost already paid, and so
+/// reacts within a phase to a change in the drift. When the avoidable cost grows linearly, r per
+/// phase per phase, the rule fires after T phases with r T^2 / 2 = C, which is the period
+/// T = sqrt(2 C / r) that minimizes (C + r T^2 / 2) / T, the optimum of that model. On a balanced
+/// input the avoidable cost stays near 0 and it balances once.
+///
+/// Every rank computes the same decision from the same reduced values.
+#include <cstdint>
+#include <string>
+
+namespace tessera::lb_manager {
+
+struct AutoDecision {
+  bool balance = false;
+  std::string reason;  ///< e.g. "avoidable imbalance 1.2 ms over 7 phases > last LB cost 0.9 ms"
+};
+
+class AutoInterval {
+ public:
+  static constexpr double kTolerance = 0.05;
+
+  /// Feeds one phase's reduced rank loads (seconds); returns whether to balance after it.
+  AutoDecision observe(double max_load, double avg_load);
+  /// Records what the balancing after the last observed phase cost (seconds, slowest rank).
+  void balanced(double cost_s);
+
+  double avoidable_s() const { return avoidable_s_; }
+  double last_cost_s() const { return last_cost_s_; }
+
+ private:
+  double last_cost_s_ = 0.0;  // 0 until the first balancing is measured
+  double avoidable_s_ = 0.0;
+  std::int64_t phases_ = 0;  // observed since the last balancing
+};
+
+}  // namespace tessera::lb_manager

@@ -1,0 +1,25 @@
+#include <tessera/lb/manager/auto_interval.hpp>
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+namespace tessera::lb_manager {
+
+AutoDecision AutoInterval::observe(double max_load, double avg_load) {
+  avoidable_s_ += std::max(0.0, max_load - (1.0 + kTolerance) * avg_load);
+  ++phases_;
+  AutoDecision d;
+  d.balance = avoidable_s_ > last_cost_s_;
+  d.reason = fmt::format("auto: avoidable imbalance {:.3g} ms over {} phase(s) {} last LB cost {:.3g} ms",
+                         avoidable_s_ * 1e3, phases_, d.balance ? ">" : "<=", last_cost_s_ * 1e3);
+  return d;
+}
+
+void AutoInterval::balanced(double cost_s) {
+  last_cost_s_ = cost_s;
+  avoidable_s_ = 0.0;
+  phases_ = 0;
+}
+
+}  // namespace tessera::lb_manager
