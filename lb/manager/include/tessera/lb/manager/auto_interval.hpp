@@ -5,7 +5,7 @@
 /// After every phase the manager knows the rank loads the strategy would see (seconds, after the
 /// load model) and reduces them to max and average with one allreduce. The phase lost
 /// (max - avg) to imbalance: the ranks below the maximum waited that long. An imbalance under
-/// kTolerance (I < 0.05) is what measurement noise and object granularity leave after any
+/// kTolerance (I < 0.05) is taken as what measurement noise and object granularity leave after any
 /// balancing, so the avoidable cost of a phase is max - (1 + kTolerance) avg, at least 0. The
 /// manager balances when the avoidable cost summed since the last balancing exceeds the measured
 /// cost of that balancing (strategy + migration, slowest rank, seconds); so the time spent
@@ -18,8 +18,10 @@
 /// total time; the rule here needs no model of the growth, only the cost already paid, and so
 /// reacts within a phase to a change in the drift. When the avoidable cost grows linearly, r per
 /// phase per phase, the rule fires after T phases with r T^2 / 2 = C, which is the period
-/// T = sqrt(2 C / r) that minimizes (C + r T^2 / 2) / T, the optimum of that model. On a balanced
-/// input the avoidable cost stays near 0 and it balances once.
+/// T = sqrt(2 C / r) that minimizes (C + r T^2 / 2) / T, the optimum of that model. While I stays
+/// under kTolerance nothing is avoidable and it does not balance again; rank loads measured on a
+/// shared core can be noisier than that, and then it balances again when the noise has added up
+/// to one balancing's cost.
 ///
 /// Every rank computes the same decision from the same reduced values.
 #include <cstdint>
