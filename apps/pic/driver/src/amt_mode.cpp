@@ -180,7 +180,9 @@ RunSummary run_amt(const Options& options, MPI_Comm parent) {
   colors.manager().for_each_local([&](Color& c) {
     c.settle();
     mine_check.merge(c.tile().verify(problem, options.steps));
-    mine_particles.insert(mine_particles.end(), c.tile().particles().begin(), c.tile().particles().end());
+    if (!options.dump_particles.empty()) {
+      mine_particles.insert(mine_particles.end(), c.tile().particles().begin(), c.tile().particles().end());
+    }
   });
   const Verification checked = reduce_verification(comm, mine_check);
   const double total_s = seconds_since(run_start);

@@ -21,6 +21,7 @@ void Color::advance(std::int64_t step) {
   last_moved_ = tile_.size();
   const Clock::time_point update_start = Clock::now();
   last_update_ = tile_.move();
+  advanced_ = step;
   const Clock::time_point update_end = Clock::now();
   exchange_s_ += std::chrono::duration<double>(update_start - start).count();
   Departures out = tile_.take_departures();
@@ -48,11 +49,18 @@ void Color::arrive(std::int64_t step, std::span<const std::byte> bytes) {
   if (bytes.size() % sizeof(Particle) != 0) {
     throw std::logic_error("a particle message is not a whole number of particles");
   }
-  ArrivalBatch batch;
-  batch.step = step;
-  batch.particles.resize(bytes.size() / sizeof(Particle));
-  std::memcpy(batch.particles.data(), bytes.data(), bytes.size());
-  inbox_.push_back(std::move(batch));
+  const std::span<const Particle> particles(reinterpret_cast<const Particle*>(bytes.data()),
+                                            bytes.size() / sizeof(Particle));
+  if (step <= advanced_) {
+    // This color has moved its own particles of `step` already: the arrivals join the tile now
+    // (one copy, no batch), to move at the next step.
+    tile_.accept(particles);
+  } else {
+    ArrivalBatch batch;
+    batch.step = step;
+    batch.particles.assign(particles.begin(), particles.end());
+    inbox_.push_back(std::move(batch));
+  }
   exchange_s_ += seconds_since(start);
 }
 

@@ -9,8 +9,9 @@
 /// element message, `arrive(step, bytes)`.
 ///
 /// Arrivals are tagged with the step that produced them because a neighbour may run step s before
-/// this color does: its step-s particles must wait until this color has moved its own, or they
-/// would move twice. The inbox is part of the migrated state, so a color can move between ranks
+/// this color does: its step-s particles must wait in the inbox until this color has moved its
+/// own, or they would move twice. Arrivals of a step this color has moved already join its tile
+/// at once. The inbox is part of the migrated state, so a color can move between ranks
 /// with particles still waiting in it.
 #include <array>
 #include <cstdint>
@@ -74,7 +75,7 @@ class Color : public collections::Element<Color, 2> {
 
   template <class Archive>
   void serialize(Archive& archive) {
-    archive(tile_, tiles_x_, tiles_y_, inbox_);
+    archive(tile_, tiles_x_, tiles_y_, inbox_, advanced_);
   }
 
  private:
@@ -84,6 +85,7 @@ class Color : public collections::Element<Color, 2> {
   std::int64_t tiles_x_ = 0;
   std::int64_t tiles_y_ = 0;
   std::vector<ArrivalBatch> inbox_;
+  std::int64_t advanced_ = 0;  // the last step this color moved its particles in
   UpdateTime last_update_{};
   std::uint64_t last_moved_ = 0;
   double exchange_s_ = 0.0;
