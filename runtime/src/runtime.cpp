@@ -326,7 +326,9 @@ void Runtime::unregister_target(std::uint64_t id) { targets_.erase(id); }
 void Runtime::drain() {
   // Quiescence by the four-counter method: sum (sent, handled) over all ranks in waves; when
   // two consecutive waves see the same balanced sums, no message was in flight between them.
-  std::uint64_t previous[2] = {~0ull, ~0ull};
+  // The last wave of the previous drain counts as the first: a drain with nothing sent since
+  // (the phase end right after the application's own drain) costs one wave.
+  std::uint64_t previous[2] = {quiescent_sums_[0], quiescent_sums_[1]};
   while (true) {
     while (progress()) {
     }
@@ -340,7 +342,11 @@ void Runtime::drain() {
       return done != 0;
     });
     // The decision must be the same on every rank, so it uses the global sums only.
-    if (global[0] == global[1] && global[0] == previous[0] && global[1] == previous[1]) return;
+    if (global[0] == global[1] && global[0] == previous[0] && global[1] == previous[1]) {
+      quiescent_sums_[0] = global[0];
+      quiescent_sums_[1] = global[1];
+      return;
+    }
     previous[0] = global[0];
     previous[1] = global[1];
   }

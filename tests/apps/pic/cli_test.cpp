@@ -149,17 +149,19 @@ TEST(PicCli, TimeToSolutionCoversItsBreakdown) {
 }
 
 // Issue 13: --tessera_lb_interval=auto keeps the drifting PATCH balanced (4 ranks sharing the cores,
-// loads on thread CPU time) without balancing every phase, and the run validates.
+// loads on thread CPU time) without balancing every phase, and the run validates. The imbalance
+// checked is of particles moved per rank, which the balancer controls, not of the CPU time, which
+// other jobs on the machine disturb; on this input object granularity alone leaves I near 0.2.
 TEST(PicCli, AutoIntervalKeepsTheDriftingPatchBalanced) {
   for (const char* lb : {"TemperedLB", "GreedyLB"}) {
-    const Outcome o = run_pic(4, std::string("--mode=amt --n 200000 --steps 80 --tessera_lb_load_clock=cpu "
+    const Outcome o = run_pic(4, std::string("--mode=amt --n 400000 --steps 120 --tessera_lb_load_clock=cpu "
                                              "--tessera_lb_interval=auto --report=json --tessera_lb_name=") + lb);
     ASSERT_EQ(o.exit_code, 0) << o.output;
     const nlohmann::json report = nlohmann::json::parse(last_line(o.output));
     EXPECT_TRUE(report.at("validated").get<bool>());
     EXPECT_GE(report.at("balanced_phases").get<int>(), 1) << lb;
-    EXPECT_LT(report.at("balanced_phases").get<int>(), 40) << lb;
-    EXPECT_LT(report.at("mean_imbalance").get<double>(), 0.3) << lb;
+    EXPECT_LT(report.at("balanced_phases").get<int>(), 60) << lb;
+    EXPECT_LT(report.at("mean_imbalance_particles").get<double>(), 0.3) << lb;
   }
 }
 

@@ -332,6 +332,7 @@ class Runtime {
   bool idle_open_ = false;  // a wait began in run_until and no turn has found work since
   std::uint64_t total_sent_ = 0;     // system messages included: what drain() balances
   std::uint64_t total_handled_ = 0;
+  std::uint64_t quiescent_sums_[2] = {~0ull, ~0ull};  // global (sent, handled) at the last drain's end
   Runtime* previous_ = nullptr;      // the runtime that was current before this one
 };
 
