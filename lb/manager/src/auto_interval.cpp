@@ -7,7 +7,10 @@
 namespace tessera::lb_manager {
 
 AutoDecision AutoInterval::observe(double max_load, double avg_load) {
-  avoidable_s_ += std::max(0.0, max_load - (1.0 + kTolerance) * avg_load);
+  // What two consecutive phases both lost: an imbalance that does not persist is noise.
+  const double lost = std::max(0.0, max_load - (1.0 + kTolerance) * avg_load);
+  avoidable_s_ += std::min(lost, previous_lost_);
+  previous_lost_ = lost;
   ++phases_;
   AutoDecision d;
   d.balance = avoidable_s_ > last_cost_s_;
@@ -19,6 +22,7 @@ AutoDecision AutoInterval::observe(double max_load, double avg_load) {
 void AutoInterval::balanced(double cost_s) {
   last_cost_s_ = cost_s;
   avoidable_s_ = 0.0;
+  previous_lost_ = 0.0;
   phases_ = 0;
 }
 

@@ -6,17 +6,19 @@
 /// load model) and reduces them to max and average with one allreduce. The phase lost
 /// (max - avg) to imbalance: the ranks below the maximum waited that long. An imbalance under
 /// kTolerance (I < 0.05) is taken as what measurement noise and object granularity leave after any
-/// balancing, so the avoidable cost of a phase is max - (1 + kTolerance) avg, at least 0. The
+/// balancing, and an imbalance that does not persist into the next phase as noise (loads measured
+/// on shared cores jump from phase to phase), so the avoidable cost of a phase is the smaller of
+/// max - (1 + kTolerance) avg over it and over the phase before, at least 0. The
 /// manager balances when the avoidable cost summed since the last balancing exceeds the measured
 /// cost of that balancing (strategy + migration, slowest rank, seconds); so the time spent
 /// balancing never exceeds the avoidable imbalance it answers. Before anything was measured the
-/// cost counts as 0, so the first imbalanced phase balances and measures it.
+/// cost counts as 0, so the second of two imbalanced phases balances and measures it.
 ///
 /// This is a break-even ("ski rental") rule of our own. Menon et al., "Automated load balancing
 /// invocation based on application characteristics" (IEEE Cluster 2012), which Charm++'s MetaLB
 /// follows, fits a model of how the imbalance grows and solves for the LB period that minimizes
 /// total time; the rule here needs no model of the growth, only the cost already paid, and so
-/// reacts within a phase to a change in the drift. When the avoidable cost grows linearly, r per
+/// reacts within two phases to a change in the drift. When the avoidable cost grows linearly, r per
 /// phase per phase, the rule fires after T phases with r T^2 / 2 = C, which is the period
 /// T = sqrt(2 C / r) that minimizes (C + r T^2 / 2) / T, the optimum of that model. While I stays
 /// under kTolerance nothing is avoidable and it does not balance again; rank loads measured on a
@@ -48,6 +50,7 @@ class AutoInterval {
 
  private:
   double last_cost_s_ = 0.0;  // 0 until the first balancing is measured
+  double previous_lost_ = 0.0;  // the last phase's imbalance above the tolerance, seconds
   double avoidable_s_ = 0.0;
   std::int64_t phases_ = 0;  // observed since the last balancing
 };
