@@ -167,14 +167,22 @@ TEST(PicCli, AutoIntervalKeepsTheDriftingPatchBalanced) {
   }
 }
 
-// Issue 13: on SINUSOIDAL, whose load barely moves in 50 steps, auto balances at most once.
-TEST(PicCli, AutoIntervalBalancesAStillInputAtMostOnce) {
-  const Outcome o = run_pic(4, "--mode=amt --steps 50 --distribution SINUSOIDAL --tessera_lb_load_clock=cpu "
-                               "--tessera_lb_interval=auto --tessera_lb_name=TemperedLB --report=json");
-  ASSERT_EQ(o.exit_code, 0) << o.output;
-  const nlohmann::json report = nlohmann::json::parse(last_line(o.output));
-  EXPECT_TRUE(report.at("validated").get<bool>());
-  EXPECT_LE(report.at("balanced_phases").get<int>(), 1) << o.output;
+// Issue 13: auto balances a balanced input (particles over the whole grid) at most once in 50
+// phases, and SINUSOIDAL rarely. SINUSOIDAL is not still: its density varies in x and every
+// particle moves one cell in x per step, so after 20-30 steps the colors' loads have shifted by
+// more than the 5 % tolerance and one more balancing pays for itself.
+TEST(PicCli, AutoIntervalBalancesABalancedInputAtMostOnce) {
+  for (const char* lb : {"TemperedLB", "GreedyLB"}) {
+    for (const char* input : {"PATCH 0 959 0 959", "SINUSOIDAL"}) {
+      const Outcome o = run_pic(4, std::string("--mode=amt --steps 50 --tessera_lb_load_clock=cpu "
+                                               "--tessera_lb_interval=auto --report=json --tessera_lb_name=") +
+                                       lb + " --distribution " + input);
+      ASSERT_EQ(o.exit_code, 0) << o.output;
+      const nlohmann::json report = nlohmann::json::parse(last_line(o.output));
+      EXPECT_TRUE(report.at("validated").get<bool>());
+      EXPECT_LE(report.at("balanced_phases").get<int>(), input[0] == 'P' ? 1 : 3) << lb << " " << input;
+    }
+  }
 }
 
 TEST(PicCli, TextReportShowsStepsAndSummary) {
