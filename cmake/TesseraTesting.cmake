@@ -30,6 +30,11 @@ function(tessera_add_gtest)
   endif()
 endfunction()
 
+# Output-pattern tests run their command through run_checked.sh, whose marker line this pattern
+# fails: ctest's PASS_REGULAR_EXPRESSION alone ignores the exit status.
+set(TESSERA_RUN_CHECKED ${PROJECT_SOURCE_DIR}/tests/support/run_checked.sh)
+set(TESSERA_CHECKED_FAIL_REGEX "TESSERA_COMMAND_FAILED")
+
 # tessera_add_mpi_test(NAME <name> COMMAND <exe> [args...] RANKS <n> [TIMEOUT s]
 #                      [PASS_REGEX re] [WILL_FAIL])
 # Registers a run of an existing executable under mpirun (for app and error-path tests).
@@ -42,11 +47,13 @@ function(tessera_add_mpi_test)
   if(NOT T_RANKS)
     set(T_RANKS 1)
   endif()
-  add_test(NAME ${T_NAME} COMMAND ${TESSERA_MPIRUN} ${TESSERA_MPIRUN_FLAGS} -np ${T_RANKS} ${T_COMMAND})
+  add_test(NAME ${T_NAME} COMMAND ${TESSERA_RUN_CHECKED} ${TESSERA_MPIRUN} ${TESSERA_MPIRUN_FLAGS} -np ${T_RANKS}
+    ${T_COMMAND})
   set_tests_properties(${T_NAME} PROPERTIES TIMEOUT ${T_TIMEOUT} ENVIRONMENT "${TESSERA_TEST_ENV}"
     PROCESSORS ${T_RANKS} LABELS "${T_LABELS}")
   if(T_PASS_REGEX)
-    set_tests_properties(${T_NAME} PROPERTIES PASS_REGULAR_EXPRESSION "${T_PASS_REGEX}")
+    set_tests_properties(${T_NAME} PROPERTIES PASS_REGULAR_EXPRESSION "${T_PASS_REGEX}"
+      FAIL_REGULAR_EXPRESSION "${TESSERA_CHECKED_FAIL_REGEX}")
   endif()
   if(T_WILL_FAIL)
     set_tests_properties(${T_NAME} PROPERTIES WILL_FAIL TRUE)
