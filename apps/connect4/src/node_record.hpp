@@ -24,6 +24,7 @@ struct NodeRecord {
   std::uint8_t playable = 0;  // bit c: column c has a child
   std::uint8_t column = 0;    // this node's move in its parent
   std::uint8_t depth = 0;
+  std::uint64_t occupied = 0;  // the node's Board::occupied(): a child finds its move from it
 };
 
 // Records handed out and taken back by one worker. A record allocated by one worker may be

@@ -13,12 +13,13 @@ using collections::steal::CacheAligned;
 using detail::NodeArena;
 using detail::NodeRecord;
 
-// One node of the tree as a task: its position, where it sits, and whom it reports to.
+// One node of the tree as a task: its position and the record of its parent (nullptr for the
+// root), from which it learns its depth and the move that led to it. Three 64-bit words, no
+// narrower field: the deques copy tasks a word at a time, and a word assembled from byte
+// stores cannot be forwarded from the store buffer (a stall on every push).
 struct NodeTask {
   Board board;
-  NodeRecord* parent = nullptr;  // nullptr for the root
-  std::uint8_t column = 0;       // the move that led here, the slot it reports into
-  std::uint8_t depth = 0;
+  NodeRecord* parent = nullptr;
 };
 
 // Hands `value` to the node `record`'s slot `column`; when that was its last child, computes
@@ -56,7 +57,7 @@ TaskSearchResult search_tasks(const Board& root, int lookahead, collections::ste
   if (workers == 0) throw std::invalid_argument("the number of workers is 0: expected at least 1");
   std::vector<CacheAligned<NodeArena>> arenas(workers);
   SearchResult outcome;
-  const NodeTask seed{root, nullptr, 0, 0};
+  const NodeTask seed{root, nullptr};
   // A depth-first worker holds at most 6 pending siblings on each level above the node it
   // expands, plus that node's 7 children: 7 * lookahead slots, and one for the seed.
   const collections::steal::WorkPoolShape shape{kColumns, std::int64_t{kColumns} * lookahead + 1};
@@ -64,24 +65,28 @@ TaskSearchResult search_tasks(const Board& root, int lookahead, collections::ste
   result.run = collections::steal::run_work_pool(
       scheme, workers, shape, std::span(&seed, 1), [&](const NodeTask& task, auto& context) {
         NodeArena& arena = arenas[context.worker()].value;
-        if (const std::optional<int> leaf = leaf_value(task.board, task.depth, lookahead)) {
+        const int depth = task.parent == nullptr ? 0 : task.parent->depth + 1;
+        if (const std::optional<int> leaf = leaf_value(task.board, depth, lookahead)) {
           if (task.parent == nullptr) {
             outcome.value = *leaf;  // a root with no move to choose
           } else {
-            report(task.parent, task.column, *leaf, arena, outcome);
+            report(task.parent, column_of_move(task.parent->occupied, task.board.occupied()), *leaf, arena,
+                   outcome);
           }
           return;
         }
         NodeRecord* record = arena.allocate();
         record->parent = task.parent;
-        record->column = task.column;
-        record->depth = task.depth;
+        record->column = task.parent == nullptr
+                             ? 0
+                             : static_cast<std::uint8_t>(column_of_move(task.parent->occupied, task.board.occupied()));
+        record->depth = static_cast<std::uint8_t>(depth);
+        record->occupied = task.board.occupied();
         record->playable = static_cast<std::uint8_t>(task.board.playable_columns());
         record->pending.store(__builtin_popcount(record->playable), std::memory_order_relaxed);
         for (int c = 0; c < kColumns; ++c) {
           if ((record->playable >> c & 1) == 0) continue;
-          context.spawn(NodeTask{task.board.played(c), record, static_cast<std::uint8_t>(c),
-                                 static_cast<std::uint8_t>(task.depth + 1)});
+          context.spawn(NodeTask{task.board.played(c), record});
         }
       });
   result.search = outcome;

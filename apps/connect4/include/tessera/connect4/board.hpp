@@ -70,6 +70,9 @@ class Board {
   bool full() const noexcept { return mask_ == kAllCells; }
   int moves() const noexcept { return popcount64(mask_); }
 
+  // Every token on the board.
+  std::uint64_t occupied() const noexcept { return mask_; }
+
   // Tokens of the player to move, and of the other player.
   std::uint64_t to_move() const noexcept { return current_; }
   std::uint64_t other() const noexcept { return current_ ^ mask_; }
@@ -89,6 +92,11 @@ class Board {
   std::uint64_t current_ = 0;
   std::uint64_t mask_ = 0;
 };
+
+// The column of the token one move added, from the occupied cells before and after it.
+inline int column_of_move(std::uint64_t occupied_before, std::uint64_t occupied_after) noexcept {
+  return __builtin_ctzll(occupied_after ^ occupied_before) / 7;
+}
 
 // Lines of four a player with `mine` can still complete against `theirs` holding two or three
 // of its tokens (the paper's "two or three token sequences").

@@ -101,7 +101,8 @@ class AbpDeque {
     // element alone, or we see that thief's move of head_.
     tail_.store(t, std::memory_order_release);
     std::atomic_thread_fence(std::memory_order_seq_cst);
-    const T value = slots_[t].load();
+    std::optional<T> value(std::in_place);  // filled in place: see AtomicSlot::load_into
+    slots_[t].load_into(*value);
     std::uint64_t old_head = head_.load(std::memory_order_acquire);
     if (t > index(old_head)) return value;  // case 1: more than one element, no conflict
     // Cases 2 and 3: the deque is now empty either way; reset it to the start of the array.

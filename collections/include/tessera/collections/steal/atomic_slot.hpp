@@ -10,6 +10,7 @@
 // value is possible only in a result that is thrown away. Which happens-before edge makes a
 // slot's contents visible is each deque's business, documented there.
 
+#include <algorithm>
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
@@ -34,13 +35,21 @@ class AtomicSlot {
   }
 
   T load() const noexcept {
-    std::uint64_t words[kWords];
-    for (std::size_t i = 0; i < kWords; ++i) {
-      words[i] = words_[i].load(std::memory_order_relaxed);
-    }
     T value;
-    std::memcpy(&value, words, sizeof(T));
+    load_into(value);
     return value;
+  }
+
+  // Copies the element into `out` a word at a time, so that a caller constructing the
+  // element in place (an optional's storage) reads it back from same-sized stores: a wide
+  // copy through an intermediate would defeat store-to-load forwarding.
+  void load_into(T& out) const noexcept {
+    auto* bytes = reinterpret_cast<unsigned char*>(&out);
+    for (std::size_t i = 0; i < kWords; ++i) {
+      const std::uint64_t word = words_[i].load(std::memory_order_relaxed);
+      const std::size_t offset = i * sizeof(std::uint64_t);
+      std::memcpy(bytes + offset, &word, std::min(sizeof(std::uint64_t), sizeof(T) - offset));
+    }
   }
 
  private:
