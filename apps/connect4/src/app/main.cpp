@@ -23,16 +23,14 @@ struct Report {
 
 Report run(const app::Options& options) {
   Report report;
-  if (options.scheme == app::Scheme::sequential) {
+  if (!options.pool.scheme) {
     const auto start = std::chrono::steady_clock::now();
     report.search = search_sequential(options.board, options.lookahead);
     report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     return report;
   }
-  const auto scheme = options.scheme == app::Scheme::static_assignment
-                          ? tessera::collections::steal::WorkPoolScheme::static_assignment
-                          : tessera::collections::steal::WorkPoolScheme::dynamic;
-  const TaskSearchResult result = search_tasks(options.board, options.lookahead, scheme, options.workers);
+  const TaskSearchResult result =
+      search_tasks(options.board, options.lookahead, *options.pool.scheme, options.pool.workers);
   report.search = result.search;
   report.seconds = result.run.wall_seconds;
   report.peak_tasks = result.run.peak_tasks;
@@ -44,17 +42,17 @@ void print(const app::Options& options, const Report& report) {
   std::cout << fmt::format("position   '{}' ({} moves, {} player to move)\n{}", options.position,
                            options.board.moves(), first_to_move ? "first (X)" : "second (O)",
                            options.board.drawing());
-  std::cout << fmt::format("lookahead  {}\nscheme     {} ({} worker{})\n", options.lookahead, app::to_string(options.scheme),
-                           options.workers, options.workers == 1 ? "" : "s");
+  std::cout << fmt::format("lookahead  {}\nscheme     {} ({} worker{})\n", options.lookahead, options.pool.name(),
+                           options.pool.workers, options.pool.workers == 1 ? "" : "s");
   std::cout << fmt::format("move       {}\nvalue      {}\nnodes      {}\n", report.search.column + 1,
                            report.search.value, report.search.nodes);
-  if (options.scheme != app::Scheme::sequential) std::cout << fmt::format("peak tasks {}\n", report.peak_tasks);
+  if (options.pool.scheme) std::cout << fmt::format("peak tasks {}\n", report.peak_tasks);
   std::cout << fmt::format("seconds    {:.4f}\n", report.seconds);
   if (options.json) {
     const nlohmann::ordered_json json = {
         {"move", report.search.column + 1},     {"value", report.search.value},
-        {"nodes", report.search.nodes},         {"scheme", app::to_string(options.scheme)},
-        {"workers", options.workers},           {"seconds", report.seconds},
+        {"nodes", report.search.nodes},         {"scheme", options.pool.name()},
+        {"workers", options.pool.workers},           {"seconds", report.seconds},
     };
     std::cout << json.dump() << "\n";
   }

@@ -1,9 +1,10 @@
 #pragma once
 // The command line of tessera-connect4.
 
-#include <cstddef>
 #include <optional>
 #include <string>
+
+#include <tessera/collections/steal/work_pool_flags.hpp>
 
 #include "tessera/connect4/board.hpp"
 
@@ -12,14 +13,11 @@ namespace tessera::connect4::app {
 // The position searched when --position is not given (README.md shows it).
 inline constexpr const char* kDefaultPosition = "4453326715";
 
-enum class Scheme { sequential, static_assignment, dynamic };
-
 struct Options {
   std::string position = kDefaultPosition;
   Board board;
   int lookahead = 7;
-  Scheme scheme = Scheme::dynamic;
-  std::size_t workers = 1;  // 1 for the sequential scheme
+  collections::steal::WorkPoolChoice pool;  // --scheme and --workers
   bool json = false;
 };
 
@@ -31,7 +29,5 @@ struct CommandLine {
 // Parses argv. On --help prints usage to stdout; on a bad flag or value prints one message
 // naming it to stderr and returns exit code 2.
 CommandLine parse_command_line(int argc, char** argv);
-
-const char* to_string(Scheme scheme);
 
 }  // namespace tessera::connect4::app

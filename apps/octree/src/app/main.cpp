@@ -24,13 +24,13 @@ struct Report {
 Report run(const app::Options& options) {
   std::vector<Particle> particles = make_particles(options.particles, options.distribution, options.seed);
   Report report;
-  if (!options.scheme) {
+  if (!options.pool.scheme) {
     const auto start = std::chrono::steady_clock::now();
     report.tree = partition_sequential(particles, options.leaf_size);
     report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     return report;
   }
-  const TaskOctreeResult result = partition_tasks(particles, options.leaf_size, *options.scheme, options.workers);
+  const TaskOctreeResult result = partition_tasks(particles, options.leaf_size, *options.pool.scheme, options.pool.workers);
   report.tree = result.tree;
   report.seconds = result.run.wall_seconds;
   report.peak_tasks = result.run.peak_tasks;
@@ -38,14 +38,14 @@ Report run(const app::Options& options) {
 }
 
 void print(const app::Options& options, const Report& report) {
-  const char* scheme = options.scheme ? tessera::collections::steal::to_string(*options.scheme) : "sequential";
+  const char* scheme = options.pool.name();
   const std::string checksum = fmt::format("{:016x}", report.tree.checksum);
   std::cout << fmt::format("particles  {} ({}, seed {})\nleaf size  {}\n", options.particles,
                            to_string(options.distribution), options.seed, options.leaf_size);
-  std::cout << fmt::format("scheme     {} ({} worker{})\n", scheme, options.workers, options.workers == 1 ? "" : "s");
+  std::cout << fmt::format("scheme     {} ({} worker{})\n", scheme, options.pool.workers, options.pool.workers == 1 ? "" : "s");
   std::cout << fmt::format("leaves     {}\ndepth      {}\nchecksum   {}\nsplits     {}\n", report.tree.leaves,
                            report.tree.depth, checksum, report.tree.splits);
-  if (options.scheme) std::cout << fmt::format("peak tasks {}\n", report.peak_tasks);
+  if (options.pool.scheme) std::cout << fmt::format("peak tasks {}\n", report.peak_tasks);
   std::cout << fmt::format("seconds    {:.4f}\n", report.seconds);
   if (options.json) {
     const nlohmann::ordered_json json = {
@@ -53,7 +53,7 @@ void print(const app::Options& options, const Report& report) {
         {"leaf_size", options.leaf_size}, {"seed", options.seed},
         {"leaves", report.tree.leaves},   {"depth", report.tree.depth},
         {"checksum", checksum},           {"tasks", report.tree.splits},
-        {"scheme", scheme},               {"workers", options.workers},
+        {"scheme", scheme},               {"workers", options.pool.workers},
         {"seconds", report.seconds},
     };
     std::cout << json.dump() << "\n";

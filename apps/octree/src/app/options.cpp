@@ -1,10 +1,8 @@
 #include "options.hpp"
 
-#include <algorithm>
 #include <iostream>
 #include <stdexcept>
 #include <string>
-#include <thread>
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
@@ -18,8 +16,7 @@ CommandLine parse_command_line(int argc, char** argv) {
                "particles divided into eight octants recursively, each split a task."};
   Options options;
   std::string distribution = "plummer";
-  std::string scheme = "dynamic";
-  std::int64_t workers = std::max<std::int64_t>(1, std::thread::hardware_concurrency());
+  collections::steal::WorkPoolFlags pool;
   std::string report = "text";
   cli.add_option("--particles", options.particles, "Number of particles N, >= 1")->capture_default_str();
   cli.add_option("--distribution", distribution, "uniform (the unit cube) or plummer (a Plummer sphere)")
@@ -27,10 +24,7 @@ CommandLine parse_command_line(int argc, char** argv) {
   cli.add_option("--leaf-size", options.leaf_size, "Split octants holding more than this many particles, >= 1")
       ->capture_default_str();
   cli.add_option("--seed", options.seed, "Seed of the particle set")->capture_default_str();
-  cli.add_option("--scheme", scheme, "static (generations split evenly), dynamic (ABP deques and stealing) or "
-                                     "sequential (plain recursion)")
-      ->capture_default_str();
-  cli.add_option("--workers", workers, "Worker threads, >= 1 (the static and dynamic schemes)")->capture_default_str();
+  pool.add_to(cli);
   cli.add_option("--report", report, "Output: text, or json for one JSON object on the last line")
       ->check(CLI::IsMember({"text", "json"}));
   try {
@@ -46,16 +40,7 @@ CommandLine parse_command_line(int argc, char** argv) {
       throw std::invalid_argument(fmt::format("--distribution is '{}': expected uniform or plummer", distribution));
     }
     options.distribution = *parsed;
-    if (scheme != "sequential") {
-      options.scheme = collections::steal::parse_work_pool_scheme(scheme);
-      if (!options.scheme) {
-        throw std::invalid_argument(fmt::format("--scheme is '{}': expected static, dynamic or sequential", scheme));
-      }
-    }
-    if (workers < 1 || workers > 1024) {
-      throw std::invalid_argument(fmt::format("--workers is {}: expected an integer in [1, 1024]", workers));
-    }
-    options.workers = options.scheme ? static_cast<std::size_t>(workers) : 1;
+    options.pool = pool.choice();
     options.json = report == "json";
     return {options, 0};
   } catch (const std::exception& error) {

@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <optional>
 
-#include <tessera/collections/steal/work_pool.hpp>
+#include <tessera/collections/steal/work_pool_flags.hpp>
 
 #include "tessera/octree/particles.hpp"
 
@@ -16,8 +16,7 @@ struct Options {
   Distribution distribution = Distribution::plummer;
   std::int64_t leaf_size = 16;
   std::uint64_t seed = 1;
-  std::optional<collections::steal::WorkPoolScheme> scheme;  // empty: sequential
-  std::size_t workers = 1;                                    // 1 for the sequential scheme
+  collections::steal::WorkPoolChoice pool;  // --scheme and --workers
   bool json = false;
 };
 
