@@ -1,7 +1,7 @@
 // tessera-bench-workpool: seed 002's comparison of its two work-pools (Cederman and Tsigas,
 // "Dynamic Load Balancing Using Work-Stealing", section 35.4, Figures 35.8, 35.9 and 35.11) on
 // this machine's worker threads: static assignment (generations split evenly) against ABP
-// deques with work stealing, for four-in-a-row minimax at lookahead 4-7 and octree partitioning
+// deques with work stealing, for four-in-a-row minimax at lookahead 4-8 and octree partitioning
 // of 1-8 million Plummer-sphere particles, on 1 and 2 workers.
 //
 // Each row: tasks_per_ms on the wall clock, peak_tasks (the task storage the run needed: the
@@ -141,7 +141,7 @@ void print_ratios(const std::vector<Row>& rows, const std::vector<std::size_t>& 
 
 int main(int argc, char** argv) {
   CLI::App cli{"tessera-bench-workpool: static assignment vs ABP work stealing (seed 002, section 35.4)"};
-  std::vector<int> lookaheads = {4, 5, 6, 7};
+  std::vector<int> lookaheads = {4, 5, 6, 7, 8};
   std::vector<std::int64_t> particle_counts = {1'000'000, 2'000'000, 4'000'000, 8'000'000};
   std::vector<std::size_t> workers = {1, 2};
   std::string position = "4453326715";

@@ -92,8 +92,13 @@ class AbpDeque {
   // Owner only (Listing 35.4, ABP's popBottom). Removes the newest element, or returns
   // nothing when the deque is empty (including when a thief won the race for the last one).
   std::optional<T> take() {
+    // Every path returns `result`, so it is built in the caller's storage (NRVO) and the
+    // element is written there once, a word at a time (AtomicSlot::load_into): copying a
+    // returned optional read those words back as wider loads, which the store buffer cannot
+    // forward, a stall on every take.
+    std::optional<T> result;
     std::uint32_t t = tail_.load(std::memory_order_relaxed);
-    if (t == 0) return std::nullopt;  // step 1: tail at the start of the array means empty
+    if (t == 0) return result;  // step 1: tail at the start of the array means empty
     --t;
     // Step 2, publish the smaller tail: release, see the file comment. The seq_cst fence
     // then orders this store before the load of head_ below (StoreLoad, which no
@@ -101,10 +106,9 @@ class AbpDeque {
     // element alone, or we see that thief's move of head_.
     tail_.store(t, std::memory_order_release);
     std::atomic_thread_fence(std::memory_order_seq_cst);
-    std::optional<T> value(std::in_place);  // filled in place: see AtomicSlot::load_into
-    slots_[t].load_into(*value);
+    slots_[t].load_into(result.emplace());
     std::uint64_t old_head = head_.load(std::memory_order_acquire);
-    if (t > index(old_head)) return value;  // case 1: more than one element, no conflict
+    if (t > index(old_head)) return result;  // case 1: more than one element, no conflict
     // Cases 2 and 3: the deque is now empty either way; reset it to the start of the array.
     // relaxed: a thief reading tail_ 0 finds the deque empty without reading any slot.
     tail_.store(0, std::memory_order_relaxed);
@@ -115,14 +119,15 @@ class AbpDeque {
       // as the value read is then not used.
       if (head_.compare_exchange_strong(old_head, reset, std::memory_order_seq_cst,
                                         std::memory_order_relaxed)) {
-        return value;
+        return result;
       }
     }
     // Case 2, or a lost case 3: a thief took the last element, and head_ is past tail_, so
     // no thief can succeed any more; a plain store resets it. release: a thief that reads
     // the new tag (or a later head_) also sees tail_ back at 0.
     head_.store(reset, std::memory_order_release);
-    return std::nullopt;
+    result.reset();
+    return result;
   }
 
   // Any thread (Listing 35.3, ABP's popTop). Removes the oldest element, or says why not.

@@ -5,17 +5,23 @@
 //
 // Two arrays: `in` holds this generation's tasks, `out` receives the subtasks they create.
 // A generation's tasks are split evenly among the workers, worker w taking the w-th of W
-// contiguous slices of `in`, which is only read, so needs no synchronization. A task that
-// spawns claims a slot of `out` with one fetch-and-add per subtask, as the paper writes. A
-// generation ends when every worker has finished its slice (a std::barrier, the counterpart
-// of the end of a kernel invocation); the arrays then swap roles, and the run ends after the
+// contiguous slices of `in`, which is only read, so needs no synchronization. A task's
+// subtasks are written to `out` at slots claimed with a fetch-and-add, as in the paper, but
+// one per task for all its subtasks rather than one per subtask: on two CPU cores a shared
+// counter bumped once per subtask bounced between them and stopped two workers from running
+// faster than one (the baseline should not be slowed by what the scheme does not require). A
+// generation ends when every worker has finished its slice (a barrier, the counterpart of the
+// end of a kernel invocation); the arrays then swap roles, and the run ends after the
 // first generation that creates nothing. Within a generation a worker that finishes early
 // idles: that, and the size of the arrays, is what the dynamic scheme (worker_pool.hpp over
-// abp_deque.hpp) improves on.
+// abp_deque.hpp) improves on. The barrier spins, yielding the core between looks, as the
+// dynamic scheme's thieves do: a barrier that puts its waiters to sleep (std::barrier's
+// futex) charged each generation a wake-up, several times the work of a small generation.
 //
 // Storage: `out` must hold every subtask of a generation, which is not known in advance, so
 // each task may spawn at most `max_spawn` subtasks (spawn() throws std::length_error beyond
-// that) and `out` is reserved for |in| * max_spawn tasks; the pages never written are never
+// that; they wait in a per-worker buffer of that size until the task returns) and `out` is
+// reserved for |in| * max_spawn tasks; the pages never written are never
 // touched. peak_tasks reports the paper's figure, the largest generation (the slots each
 // array must really hold), not that reservation.
 //
@@ -28,7 +34,6 @@
 
 #include <algorithm>
 #include <atomic>
-#include <barrier>
 #include <concepts>
 #include <cstdint>
 #include <exception>
@@ -64,27 +69,37 @@ class StaticContext {
  public:
   std::size_t worker() const noexcept { return worker_; }
 
-  // Claims the next slot of the next generation's array (one fetch-and-add). Throws
-  // std::length_error when the generation outgrows |in| * max_spawn slots.
+  // Adds `task` to the next generation when the running task returns. Throws
+  // std::length_error beyond max_spawn subtasks of one task.
   void spawn(const Task& task) {
-    const std::size_t slot = next_.fetch_add(1, std::memory_order_relaxed);
-    if (slot >= capacity_) {
+    if (staged_.size() == max_spawn_) {
       throw std::length_error("StaticWorkPool: a task spawned more than max_spawn = " + std::to_string(max_spawn_) +
                               " subtasks");
     }
-    std::construct_at(out_ + slot, task);
+    staged_.push_back(task);
   }
 
  private:
   friend class StaticWorkPool<Task>;
   StaticContext(std::size_t worker, std::atomic<std::size_t>& next, std::size_t max_spawn)
-      : worker_(worker), next_(next), max_spawn_(max_spawn) {}
+      : worker_(worker), next_(next), max_spawn_(max_spawn) {
+    staged_.reserve(max_spawn);
+  }
+
+  // After each task: claims slots for its subtasks with one fetch-and-add (relaxed: the slot
+  // only has to be unique; the generation's barrier publishes the writes) and copies them
+  // there. Cannot overflow: a generation of n tasks reserved n * max_spawn slots.
+  void flush(Task* out) {
+    if (staged_.empty()) return;
+    const std::size_t slot = next_.fetch_add(staged_.size(), std::memory_order_relaxed);
+    std::uninitialized_copy(staged_.begin(), staged_.end(), out + slot);
+    staged_.clear();
+  }
 
   std::size_t worker_;
   std::atomic<std::size_t>& next_;
   std::size_t max_spawn_;
-  Task* out_ = nullptr;        // this generation's output array ...
-  std::size_t capacity_ = 0;  // ... and its reserved slots
+  std::vector<Task> staged_;  // the running task's subtasks
 };
 
 template <Stealable Task>
@@ -107,14 +122,13 @@ class StaticWorkPool {
     requires std::invocable<Body&, const Task&, Context&>
   StaticPoolStats run(std::span<const Task> seeds, Body body) {
     Run state(*this, seeds);
-    std::barrier sync(static_cast<std::ptrdiff_t>(workers_), EndOfGeneration{&state});
     {
       std::vector<std::jthread> threads;
       threads.reserve(workers_ - 1);
       for (std::size_t w = 1; w < workers_; ++w) {
-        threads.emplace_back([&state, &sync, &body, w] { work(state, sync, body, w); });
+        threads.emplace_back([&state, &body, w] { work(state, body, w); });
       }
-      work(state, sync, body, 0);
+      work(state, body, 0);
     }
     if (state.error) std::rethrow_exception(state.error);
     StaticPoolStats stats = std::move(state.stats);
@@ -175,63 +189,77 @@ class StaticWorkPool {
     alignas(kCacheLine) std::atomic<bool> stop{false};     // a task threw
     bool done = false;                                      // read by all after each barrier
     std::vector<CacheAligned<PerWorker>> workers;
+    alignas(kCacheLine) std::atomic<std::size_t> arrived{0};      // workers at the barrier
+    alignas(kCacheLine) std::atomic<std::uint64_t> generation{0};  // barriers passed
     StaticPoolStats stats;
     std::mutex error_mutex;
     std::exception_ptr error;
   };
 
-  // The barrier's completion step: runs on one worker after all have arrived, before any
-  // leaves, so it may touch everything. Must not throw (std::barrier's requirement).
-  struct EndOfGeneration {
-    Run* run;
-    void operator()() noexcept {
-      Run& r = *run;
-      double slowest = 0;
-      for (const auto& w : r.workers) slowest = std::max(slowest, w.value.generation_cpu);
-      r.stats.cpu_makespan += slowest;
-      r.stats.peak_tasks = std::max(r.stats.peak_tasks, static_cast<std::int64_t>(r.in_size));
-      ++r.stats.generations;
-      const std::size_t created = std::min(r.next.load(std::memory_order_relaxed), r.out.capacity());
-      if (r.stop.load(std::memory_order_relaxed) || created == 0) {
-        r.done = true;
-        return;
-      }
-      r.in.swap(r.out);
-      r.in_size = created;
-      r.next.store(0, std::memory_order_relaxed);
-      try {
-        r.out.reserve(created * r.max_spawn);
-      } catch (...) {
-        r.error = std::current_exception();
-        r.done = true;
-      }
+  // The end of a generation: the last worker to arrive runs end_generation() while the others
+  // wait for `generation` to move. acq_rel on `arrived`: the arrivals form one release
+  // sequence, so the last one sees every worker's writes of the generation; release on
+  // `generation`, acquired by the waiters, publishes what end_generation() wrote.
+  static void arrive_and_wait(Run& r) {
+    const std::uint64_t generation = r.generation.load(std::memory_order_relaxed);
+    if (r.arrived.fetch_add(1, std::memory_order_acq_rel) + 1 == r.workers.size()) {
+      r.arrived.store(0, std::memory_order_relaxed);
+      end_generation(r);
+      r.generation.store(generation + 1, std::memory_order_release);
+      return;
     }
-  };
+    while (r.generation.load(std::memory_order_acquire) == generation) std::this_thread::yield();
+  }
+
+  // Runs on one worker after all have arrived and before any leaves, so it may touch
+  // everything.
+  static void end_generation(Run& r) noexcept {
+    double slowest = 0;
+    for (const auto& w : r.workers) slowest = std::max(slowest, w.value.generation_cpu);
+    r.stats.cpu_makespan += slowest;
+    r.stats.peak_tasks = std::max(r.stats.peak_tasks, static_cast<std::int64_t>(r.in_size));
+    ++r.stats.generations;
+    const std::size_t created = r.next.load(std::memory_order_relaxed);
+    if (r.stop.load(std::memory_order_relaxed) || created == 0) {
+      r.done = true;
+      return;
+    }
+    r.in.swap(r.out);
+    r.in_size = created;
+    r.next.store(0, std::memory_order_relaxed);
+    try {
+      r.out.reserve(created * r.max_spawn);
+    } catch (...) {
+      r.error = std::current_exception();
+      r.done = true;
+    }
+  }
 
   template <class Body>
-  static void work(Run& run, std::barrier<EndOfGeneration>& sync, Body& body, std::size_t self) {
+  static void work(Run& run, Body& body, std::size_t self) {
     PerWorker& mine = run.workers[self].value;
     Context context(self, run.next, run.max_spawn);
     while (!run.done) {
       const double cpu_start = detail::thread_cpu_seconds();
-      context.out_ = run.out.data();
-      context.capacity_ = run.out.capacity();
+      Task* const out = run.out.data();
       const std::size_t n = run.in_size;
       const std::size_t first = n * self / run.workers.size();
       const std::size_t last = n * (self + 1) / run.workers.size();
       try {
         for (std::size_t i = first; i < last && !run.stop.load(std::memory_order_relaxed); ++i) {
           body(std::as_const(run.in.data()[i]), context);
+          context.flush(out);
           ++mine.totals.tasks_executed;
         }
       } catch (...) {
+        context.staged_.clear();
         const std::lock_guard lock(run.error_mutex);
         if (!run.error) run.error = std::current_exception();
         run.stop.store(true, std::memory_order_relaxed);
       }
       mine.generation_cpu = detail::thread_cpu_seconds() - cpu_start;
       mine.totals.cpu_seconds += mine.generation_cpu;
-      sync.arrive_and_wait();
+      arrive_and_wait(run);
     }
   }
 
