@@ -12,49 +12,31 @@
 // For the thief's acquire load of `bottom` the two give the same guarantee, and the store
 // form is one that ThreadSanitizer understands (it does not model fences).
 //
-// Elements: any trivially copyable, default-constructible T. A thief reads its element
-// before it has won the race for it, so that read may overlap the owner overwriting the
-// slot after a wrap-around; the loser discards what it read. To make that overlap a race
-// on atomics rather than undefined behaviour, each slot is an array of relaxed atomic
-// 64-bit words, and an element is copied in and out word by word (Le et al. make the
-// buffer atomic for the same reason). Torn values are therefore possible only in results
-// that are thrown away.
+// Elements: any trivially copyable, default-constructible T, kept in atomic words
+// (atomic_slot.hpp says why: a thief reads its element before it has won the race for it).
 //
 // Memory: the ring doubles when full and never shrinks. A thief may still be reading the
 // old ring after the owner switched to the new one, so old rings are kept until the deque
 // is destroyed (at most log2(peak size) of them, together less than the final ring).
+//
+// When to use it rather than the ABP deque (abp_deque.hpp): when the number of tasks a
+// worker may hold has no known bound (UTS, task collections fed by other ranks). The ABP
+// deque is the fixed array of seed 002, for work whose deque depth is bounded in advance.
 
 #include <atomic>
 #include <bit>
 #include <cstdint>
-#include <cstring>
 #include <memory>
 #include <optional>
 #include <stdexcept>
 #include <type_traits>
 #include <vector>
 
+#include "tessera/collections/steal/atomic_slot.hpp"
 #include "tessera/collections/steal/cache_line.hpp"
+#include "tessera/collections/steal/steal_result.hpp"
 
 namespace tessera::collections::steal {
-
-// Why a steal returned nothing, so a thief can tell "go elsewhere" from "try again".
-enum class StealStatus {
-  success,    // `value` holds the stolen element
-  empty,      // the victim had nothing to steal
-  lost_race,  // the victim had work, but another thief (or the owner) took that element
-};
-
-template <class T>
-struct StealResult {
-  StealStatus status = StealStatus::empty;
-  T value{};  // meaningful only when status == success
-
-  explicit operator bool() const noexcept { return status == StealStatus::success; }
-};
-
-template <class T>
-concept Stealable = std::is_trivially_copyable_v<T> && std::is_default_constructible_v<T>;
 
 template <Stealable T>
 class ChaseLevDeque {
@@ -156,43 +138,18 @@ class ChaseLevDeque {
   std::int64_t capacity() const noexcept { return ring_.load(std::memory_order_relaxed)->capacity(); }
 
  private:
-  // Storage for one element as relaxed atomic words (see the file comment for why).
-  class Slot {
-   public:
-    void store(const T& value) noexcept {
-      std::uint64_t words[kWords] = {};
-      std::memcpy(words, &value, sizeof(T));
-      for (std::size_t i = 0; i < kWords; ++i) {
-        words_[i].store(words[i], std::memory_order_relaxed);
-      }
-    }
-    T load() const noexcept {
-      std::uint64_t words[kWords];
-      for (std::size_t i = 0; i < kWords; ++i) {
-        words[i] = words_[i].load(std::memory_order_relaxed);
-      }
-      T value;
-      std::memcpy(&value, words, sizeof(T));
-      return value;
-    }
-
-   private:
-    static constexpr std::size_t kWords = (sizeof(T) + sizeof(std::uint64_t) - 1) / sizeof(std::uint64_t);
-    std::atomic<std::uint64_t> words_[kWords];
-  };
-
   // A circular array indexed by the deque's ever-growing positions modulo its capacity.
   class Ring {
    public:
     explicit Ring(std::int64_t capacity)
-        : mask_(capacity - 1), slots_(std::make_unique<Slot[]>(static_cast<std::size_t>(capacity))) {}
+        : mask_(capacity - 1), slots_(std::make_unique<AtomicSlot<T>[]>(static_cast<std::size_t>(capacity))) {}
     std::int64_t capacity() const noexcept { return mask_ + 1; }
     void store(std::int64_t index, const T& value) noexcept { slots_[index & mask_].store(value); }
     T load(std::int64_t index) const noexcept { return slots_[index & mask_].load(); }
 
    private:
     std::int64_t mask_;
-    std::unique_ptr<Slot[]> slots_;
+    std::unique_ptr<AtomicSlot<T>[]> slots_;
   };
 
   Ring* grow(Ring* old, std::int64_t top, std::int64_t bottom) {

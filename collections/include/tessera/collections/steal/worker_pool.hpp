@@ -1,5 +1,6 @@
 #pragma once
-// Work stealing among threads of one process: N workers, each owning a Chase-Lev deque.
+// Work stealing among threads of one process: N workers, each owning a work-stealing deque
+// (Chase-Lev by default; the fixed-array ABP deque of seed 002 for its work-pool scheme).
 // A worker runs tasks from its own deque (newest first); a task may spawn tasks, which go
 // to the deque of the worker running it. A worker whose deque is empty becomes a thief:
 // it picks a victim uniformly at random among the other workers and steals that victim's
@@ -15,6 +16,10 @@
 // it, the count reaching zero therefore means no task exists anywhere, and the worker
 // that brings it to zero announces termination. No per-task shared counter is touched.
 //
+// The deque: any type with the owner's push/take, the thieves' steal and a size hint
+// (WorkStealingDeque below), built from one capacity argument (Chase-Lev: its initial ring,
+// a power of two; ABP: its fixed array, and push throws std::length_error when it is full).
+//
 // Failures: if a task throws, the pool stops every worker, drops the tasks not yet run,
 // and run() rethrows the first exception on the calling thread.
 
@@ -24,6 +29,7 @@
 #include <exception>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <random>
 #include <span>
 #include <stdexcept>
@@ -32,6 +38,7 @@
 
 #include "tessera/collections/steal/cache_line.hpp"
 #include "tessera/collections/steal/chase_lev_deque.hpp"
+#include "tessera/collections/steal/thread_cpu_clock.hpp"
 
 namespace tessera::collections::steal {
 
@@ -41,6 +48,8 @@ struct WorkerStats {
   std::uint64_t steals_attempted = 0;   // steal() calls on a victim that looked non-empty
   std::uint64_t steals_successful = 0;  // ... that returned a task
   std::uint64_t steals_lost_race = 0;   // ... that found work but lost it to another taker
+  double cpu_seconds = 0;               // the worker thread's CPU time in run(), stealing included
+  std::int64_t peak_tasks = 0;          // slots its deque needed: ABP high_water(), Chase-Lev ring
 };
 
 struct PoolStats {
@@ -53,16 +62,29 @@ struct PoolStats {
       sum.steals_attempted += w.steals_attempted;
       sum.steals_successful += w.steals_successful;
       sum.steals_lost_race += w.steals_lost_race;
+      sum.cpu_seconds += w.cpu_seconds;
+      sum.peak_tasks += w.peak_tasks;
     }
     return sum;
   }
 };
 
+// What WorkerPool needs of a deque (chase_lev_deque.hpp and abp_deque.hpp have it).
+template <class Deque, class Task>
+concept WorkStealingDeque = std::constructible_from<Deque, std::int64_t> &&
+    requires(Deque& deque, const Task& task) {
+      deque.push(task);
+      { deque.take() } -> std::same_as<std::optional<Task>>;
+      { deque.steal() } -> std::same_as<StealResult<Task>>;
+      { deque.size_hint() } -> std::convertible_to<std::int64_t>;
+      { deque.capacity() } -> std::convertible_to<std::int64_t>;
+    };
+
 // Handed to each task: where it runs and how it creates more work.
-template <Stealable Task>
+template <Stealable Task, WorkStealingDeque<Task> Deque = ChaseLevDeque<Task>>
 class WorkerContext {
  public:
-  WorkerContext(std::size_t worker, ChaseLevDeque<Task>& deque) : worker_(worker), deque_(deque) {}
+  WorkerContext(std::size_t worker, Deque& deque) : worker_(worker), deque_(deque) {}
 
   // The index of the running worker, in [0, workers); stable for the task's duration, so a
   // task can accumulate results into per-worker slots without synchronization.
@@ -73,15 +95,19 @@ class WorkerContext {
 
  private:
   std::size_t worker_;
-  ChaseLevDeque<Task>& deque_;
+  Deque& deque_;
 };
 
-template <Stealable Task>
+template <Stealable Task, WorkStealingDeque<Task> Deque = ChaseLevDeque<Task>>
 class WorkerPool {
  public:
+  using Context = WorkerContext<Task, Deque>;
+
   // `workers` >= 1 threads (the caller counts as one). `seed` fixes the victim choices'
-  // random streams. Throws std::invalid_argument if `workers` is 0.
-  explicit WorkerPool(std::size_t workers, std::uint64_t seed = 0x7e55e7a) : workers_(workers), seed_(seed) {
+  // random streams. `deque_capacity` is each deque's constructor argument. Throws
+  // std::invalid_argument if `workers` is 0 (and whatever the deque throws for its capacity).
+  explicit WorkerPool(std::size_t workers, std::uint64_t seed = 0x7e55e7a, std::int64_t deque_capacity = 256)
+      : workers_(workers), seed_(seed), deque_capacity_(deque_capacity) {
     if (workers == 0) {
       throw std::invalid_argument("WorkerPool: the number of workers must be at least 1");
     }
@@ -93,9 +119,9 @@ class WorkerPool {
   // run. Seeds are dealt round-robin to the workers' deques. `body(task, context)` is
   // called concurrently from all workers, so it must be safe to call that way.
   template <class Body>
-    requires std::invocable<Body&, const Task&, WorkerContext<Task>&>
+    requires std::invocable<Body&, const Task&, Context&>
   PoolStats run(std::span<const Task> seeds, Body body) {
-    Run state(workers_);
+    Run state(workers_, deque_capacity_);
     for (std::size_t i = 0; i < seeds.size(); ++i) {
       state.deques[i % workers_]->push(seeds[i]);
     }
@@ -120,13 +146,13 @@ class WorkerPool {
  private:
   // The state of one run(), shared by its workers.
   struct Run {
-    explicit Run(std::size_t n) : stats(n), active(static_cast<std::int64_t>(n)) {
+    Run(std::size_t n, std::int64_t deque_capacity) : stats(n), active(static_cast<std::int64_t>(n)) {
       deques.reserve(n);
       for (std::size_t i = 0; i < n; ++i) {
-        deques.push_back(std::make_unique<ChaseLevDeque<Task>>());
+        deques.push_back(std::make_unique<Deque>(deque_capacity));
       }
     }
-    std::vector<std::unique_ptr<ChaseLevDeque<Task>>> deques;
+    std::vector<std::unique_ptr<Deque>> deques;
     std::vector<CacheAligned<WorkerStats>> stats;
     alignas(kCacheLine) std::atomic<std::int64_t> active;
     alignas(kCacheLine) std::atomic<bool> stop{false};
@@ -136,9 +162,23 @@ class WorkerPool {
 
   template <class Body>
   void work(Run& run, Body& body, std::size_t self) {
-    ChaseLevDeque<Task>& own = *run.deques[self];
+    const double cpu_start = detail::thread_cpu_seconds();
+    work_until_stopped(run, body, self);
     WorkerStats& stats = run.stats[self].value;
-    WorkerContext<Task> context(self, own);
+    stats.cpu_seconds = detail::thread_cpu_seconds() - cpu_start;
+    const Deque& own = *run.deques[self];
+    if constexpr (requires { own.high_water(); }) {
+      stats.peak_tasks = own.high_water();
+    } else {
+      stats.peak_tasks = own.capacity();
+    }
+  }
+
+  template <class Body>
+  void work_until_stopped(Run& run, Body& body, std::size_t self) {
+    Deque& own = *run.deques[self];
+    WorkerStats& stats = run.stats[self].value;
+    Context context(self, own);
     std::minstd_rand victims(static_cast<std::uint32_t>(seed_ ^ (0x9e3779b97f4a7c15ULL * (self + 1))));
     try {
       while (!run.stop.load(std::memory_order_relaxed)) {
@@ -168,13 +208,13 @@ class WorkerPool {
   // Called with the worker outside the active count and its deque empty. Returns true
   // once it has stolen and run a task (and is active again), false when the pool stops.
   template <class Body>
-  bool steal_one(Run& run, Body& body, WorkerContext<Task>& context, WorkerStats& stats,
+  bool steal_one(Run& run, Body& body, Context& context, WorkerStats& stats,
                  std::minstd_rand& victims) {
     const std::size_t self = context.worker();
     while (!run.stop.load(std::memory_order_acquire)) {
       if (workers_ > 1) {
         const std::size_t victim = (self + 1 + victims() % (workers_ - 1)) % workers_;
-        ChaseLevDeque<Task>& deque = *run.deques[victim];
+        Deque& deque = *run.deques[victim];
         // Looking before rejoining the active count keeps idle thieves from bouncing the
         // shared counter while there is nothing to take.
         if (deque.size_hint() > 0) {
@@ -209,6 +249,7 @@ class WorkerPool {
 
   std::size_t workers_;
   std::uint64_t seed_;
+  std::int64_t deque_capacity_;
 };
 
 }  // namespace tessera::collections::steal
