@@ -1,4 +1,4 @@
-// LBDatafile I/O against the real vt/LBAF recordings in ../shared/data/lbaf: every set in this
+// LBDatafile I/O against the real vt/LBAF recordings in tests/data/lbaf: every set in this
 // format loads, rank loads match figures computed independently (SOURCE.md's table), brotli and
 // plain copies of one set read the same, and write-then-read is the identity.
 
@@ -34,12 +34,8 @@ const Set sets[] = {
     {"data/user-defined-memory-toy-problem/toy_mem_README", 4, 1},
     {"data/user-defined-memory-toy-problem/toy_mem_optimal", 4, 1},
     {"data/challenging_toy_fewer_tasks/toy", 16, 1},
-    {"data/challenging_toy_hundreds_tasks/toy", 64, 1},
     {"data/nolb-8color-16nodes-11firstphases/data", 32, 11},
-    {"data/nolb-8color-16nodes-data/data", 32, 10},
-    {"data/nolb-8color-16nodes-every50phases/stats", 32, 20},
     {"tests/unit/data/vt_lb_test_data/data", 4, 8},
-    {"tests/unit/data/VTDataExtractor/uncompressed_data_to_extract/data", 4, 11},
     {"tests/unit/data/JSON_data_file_validator/data", 4, 1},
     {"tests/unit/data/JSON_data_file_validator_compressed/data", 4, 1},
     {"tests/unit/data/JSON_data_file_validator_comm_links/data", 3, 1},
@@ -47,7 +43,6 @@ const Set sets[] = {
     {"vt-tv/data/ccm_example/data", 2, 1},
     {"vt-tv/data/lb_test_data/data", 4, 8},
     {"vt-tv/data/lb_test_data_compressed/data", 4, 8},
-    {"vt-tv/data/synthetic_attributes/data", 4, 8},
     {"vt-tv/data/synthetic_attributes_compressed/data", 4, 8},
 };
 
@@ -89,9 +84,7 @@ const Expected figures[] = {
     {"data/user-defined-memory-toy-problem/toy_mem_README", 0, 350.0, 0.0285714},
     {"data/user-defined-memory-toy-problem/toy_mem_optimal", 0, 350.0, 0.0},
     {"data/challenging_toy_fewer_tasks/toy", 0, 16033.0, 1.91698},
-    {"data/challenging_toy_hundreds_tasks/toy", 0, 6.4e6, 1.7468},
     {"data/nolb-8color-16nodes-11firstphases/data", 0, 10.5721, 0.992946},
-    {"tests/unit/data/VTDataExtractor/uncompressed_data_to_extract/data", 0, 1.18207, 0.0584},
     {"tests/unit/data/JSON_data_file_validator_comm_links/data", 0, 8.0, 0.5},
 };
 
