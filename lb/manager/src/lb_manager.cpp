@@ -12,7 +12,8 @@
 #include <chrono>
 #include <cstdio>
 #include <fstream>
-#include <set>
+#include <map>
+#include <vector>
 #include <unordered_map>
 
 namespace tessera::lb_manager {
@@ -128,14 +129,17 @@ BalanceReport LbManager::balance(const collections::PhaseRecord& record, const C
   lb::StrategyInput input = strategy_input(record);
   // An element that left during the phase (self-migration) is recorded here too; only the
   // elements here now can be moved from here.
-  std::set<collections::ElementKey> here;
+  // Each collection's local elements once (sorted by the collection), not once per record.
+  std::map<std::uint64_t, std::vector<std::uint64_t>> here;
   for (const auto& element : record.elements) {
-    const collections::CollectionBase* collection = phases_.find(element.key.collection);
-    if (collection == nullptr) continue;
-    for (std::uint64_t e : collection->local_elements()) here.insert({element.key.collection, e});
+    if (here.contains(element.key.collection)) continue;
+    if (const collections::CollectionBase* collection = phases_.find(element.key.collection))
+      here.emplace(element.key.collection, collection->local_elements());
   }
   std::erase_if(input.objects, [&](const lb::LbObject& o) {
-    return o.id.is_seq && !here.contains({static_cast<std::uint64_t>(o.id.collection), o.id.value});
+    if (!o.id.is_seq) return false;
+    const auto it = here.find(static_cast<std::uint64_t>(o.id.collection));
+    return it == here.end() || !std::binary_search(it->second.begin(), it->second.end(), o.id.value);
   });
   if (model_)
     for (auto& object : input.objects) object.load = model_(object, record.phase);
@@ -153,14 +157,16 @@ BalanceReport LbManager::balance(const collections::PhaseRecord& record, const C
   last_plan_ = strategy->run(backend_, std::span<const lb::StrategyInput>(&input, 1));
   local.strategy_s = seconds_since(strategy_start);
 
+  std::unordered_map<lb::ObjectId, const lb::LbObject*, lb::ObjectIdHash> by_id;
+  by_id.reserve(input.objects.size());
+  for (const auto& object : input.objects) by_id.emplace(object.id, &object);
   double leaving = 0.0;
   for (const auto& m : last_plan_.migrations) {
-    const auto it = std::find_if(input.objects.begin(), input.objects.end(),
-                                 [&](const lb::LbObject& o) { return o.id == m.object; });
-    if (it == input.objects.end() || !it->migratable || m.from != input.rank)
+    const auto it = by_id.find(m.object);
+    if (it == by_id.end() || !it->second->migratable || m.from != input.rank)
       fatal("{} planned to move {} from rank {}, which is not a migratable object of rank {}", choice.strategy,
             lb::to_string(m.object), m.from, input.rank);
-    leaving += it->load;
+    leaving += it->second->load;
   }
   local.after.add(input.load() - leaving + arriving_load(backend_, last_plan_, input));
   local.migrations = static_cast<std::int64_t>(last_plan_.migrations.size());
