@@ -40,6 +40,10 @@ struct Run {
 };
 
 void print_table(std::ostream& out, const Run& run, bool stats);
+
+// `lbsim report ...` (argv[0] is "report"): writes the HTML report of LB data. Returns the exit
+// code: 0, 1 for unreadable data or an unwritable file, 2 for bad usage.
+int run_report_command(int argc, char** argv);
 // One line: {"initial_imbalance":..,"final_imbalance":..,"lower_bound_imbalance":..,
 // "migrations":..,"strategy_s":..,"iterations":[..],"phases":[..]}.
 std::string json_line(const Run& run);

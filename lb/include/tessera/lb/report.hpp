@@ -1,0 +1,79 @@
+#pragma once
+// An offline HTML report of LB data (issue 17): what vt-tv shows of a run, in one file that opens
+// from disk in any browser with no network access (inline SVG and a few lines of script).
+//
+// It draws, from any data set `read_lb_data` reads (vt's recordings included):
+// - rank loads per phase as a heat map (ranks x phases); more than `max_rows` ranks or
+//   `max_columns` phases are aggregated into groups of consecutive ranks or phases, each cell the
+//   largest load of its group, so 10^4 ranks draw as a few hundred rows, never 10^6 shapes;
+// - the rank loads of one phase as a bar chart (a menu picks the phase; default: the phase with
+//   the largest imbalance), aggregated the same way;
+// - the imbalance I = max/avg - 1 per phase as measured, and, when the caller supplies it, the I a
+//   strategy reaches on each phase's loads (lbsim's `report --strategy`);
+// - migrations per phase: objects recorded on another rank than in the phase before;
+// - the distribution of object loads of the chosen phase (a histogram on log-spaced bins);
+// - the heaviest communication edges of the chosen phase, by bytes, and whether each crosses ranks.
+// Loads are seconds, as in the data.
+#include <cstddef>
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "tessera/lb/model.hpp"
+
+namespace tessera::lb {
+
+struct ReportOptions {
+  std::string title = "Tessera LB report";
+  std::optional<PhaseId> phase;          // the bar chart, histogram and edges' phase
+  std::size_t max_rows = 256;            // rank groups in the heat map and bar chart
+  std::size_t max_columns = 256;         // phase groups in the heat map
+  std::size_t top_edges = 20;
+  std::vector<double> balanced_imbalance;  // per phase (in phase_ids() order), or empty
+  std::string balanced_label;              // e.g. "TemperedLB", shown with balanced_imbalance
+};
+
+// What the report draws, computed from the data (and testable without HTML).
+struct ReportData {
+  struct Group {
+    Rank first = 0;  // first and last rank (or phase index) of the group, inclusive
+    Rank last = 0;
+  };
+  struct HeavyEdge {
+    std::string from;
+    std::string to;
+    double bytes = 0.0;
+    std::int64_t messages = 0;
+    bool off_rank = false;
+  };
+
+  std::string title;
+  Rank ranks = 0;
+  std::vector<PhaseId> phases;
+  std::vector<Group> rows;                 // rank groups
+  std::vector<Group> columns;              // phase groups (indices into `phases`)
+  std::vector<std::vector<double>> heat;   // [row][column]: largest rank load of the group
+  std::vector<std::vector<double>> bars;   // [phase index][row]: largest rank load of the group
+  std::vector<double> imbalance;           // per phase, measured
+  std::vector<double> balanced_imbalance;  // per phase, or empty
+  std::string balanced_label;
+  std::vector<std::int64_t> migrations;    // per phase; 0 for the first
+  std::size_t chosen = 0;                  // index into `phases`
+  std::vector<double> bin_edges;           // object-load histogram of the chosen phase (seconds)
+  std::vector<std::int64_t> bin_counts;    // bin_edges.size() - 1 counts
+  std::int64_t zero_load_objects = 0;      // objects with load 0, outside the log bins
+  std::vector<HeavyEdge> edges;            // heaviest first
+};
+
+// Throws DataError when the data has no phase or the requested phase is absent.
+ReportData summarize(const LbData& data, const ReportOptions& options);
+
+// The whole HTML document.
+std::string render_html(const ReportData& report);
+
+// summarize + render_html + write. Throws DataError naming `out` when it cannot be written.
+void write_report(const LbData& data, const ReportOptions& options, const std::filesystem::path& out);
+
+}  // namespace tessera::lb
