@@ -35,6 +35,10 @@ for run in "${runs[@]}"; do
     amt) args+=(--mode=amt --tessera_lb_load_clock=cpu) ;;
     *) args+=(--mode=amt --tessera_lb_load_clock=cpu --tessera_lb_name="$run" --tessera_lb_interval=auto) ;;
   esac
+  # The TemperedLB run also leaves its LB data and their HTML report (open it in any browser).
+  if [[ $run == TemperedLB ]]; then
+    args+=(--tessera_lb_data_dir="$out/lb_data" --tessera_lb_report="$out/TemperedLB_report.html")
+  fi
   start=$(date +%s.%N)
   if ! "${mpirun[@]}" "$pic" "${args[@]}" > "$out/$run.log" 2>&1; then
     failed=1
@@ -94,6 +98,7 @@ PY
 } | sed 's/, $//' > "$out/imbalance.gp"
 if command -v gnuplot > /dev/null; then
   gnuplot "$out/imbalance.gp" && echo "plot: $out/imbalance.png"
+  [[ -f $out/TemperedLB_report.html ]] && echo "LB report of the TemperedLB run: $out/TemperedLB_report.html"
 else
   echo "main_job.sh: gnuplot not installed (Debian package gnuplot-nox); plot script left in $out/imbalance.gp" >&2
 fi

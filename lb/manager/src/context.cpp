@@ -4,6 +4,10 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <fstream>
+
+#include <tessera/lb/lb_data_io.hpp>
+#include <tessera/lb/report.hpp>
 
 namespace tessera {
 
@@ -21,7 +25,12 @@ Context::Context(int& argc, char**& argv, MPI_Comm app_comm) {
   termination_ = std::make_unique<Termination>(*runtime_, termination_flags_);
   phases_ = &collections::PhaseManager::install(*runtime_, collection_flags_.clock());
   lb_manager_ = std::make_unique<lb_manager::LbManager>(*runtime_, *termination_, *phases_, lb_flags_);
-  if (lb_data_flags_.enabled) lb_data_ = std::make_unique<lb_manager::LbDataOutput>(lb_data_flags_, runtime_->rank());
+  if (lb_data_flags_.enabled || !lb_data_flags_.report.empty()) {
+    lb_data_ = std::make_unique<lb_manager::LbDataOutput>(lb_data_flags_, runtime_->rank());
+  }
+  // The report is written at the very end: find out now, not after the run, that it cannot be.
+  if (!lb_data_flags_.report.empty() && runtime_->rank() == 0 && !std::ofstream(lb_data_flags_.report, std::ios::app))
+    fatal("--tessera_lb_report={}: cannot open the file for writing (expected a writable path)", lb_data_flags_.report);
 }
 
 Context::~Context() {
@@ -30,6 +39,18 @@ Context::~Context() {
       lb_data_->write();
     } catch (const std::exception& e) {
       fatal("{}", e.what());
+    }
+  }
+  if (!lb_data_flags_.report.empty()) {
+    runtime_->collectives().barrier();  // every rank's file is complete
+    if (runtime_->rank() == 0) {
+      try {
+        lb::ReportOptions options;
+        options.title = "Tessera LB report: " + lb_data_flags_.stem().string();
+        lb::write_report(lb::read_lb_data(lb_data_flags_.stem()), options, lb_data_flags_.report);
+      } catch (const std::exception& e) {
+        fatal("--tessera_lb_report={}: {}", lb_data_flags_.report, e.what());
+      }
     }
   }
   lb_manager_.reset();

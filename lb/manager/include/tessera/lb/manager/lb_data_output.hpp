@@ -7,6 +7,8 @@
 ///   --tessera_lb_data_dir=DIR           directory of the files (default "lb_data")
 ///   --tessera_lb_data_file=STEM.%p.json file name per rank, %p is the rank (default data.%p.json)
 ///   --tessera_lb_data_compress          brotli-compress the files (readers decide by content)
+///   --tessera_lb_report=FILE            at the end, rank 0 writes the HTML report of the files
+///                                       (tessera/lb/report.hpp); implies --tessera_lb_data
 ///
 /// Entities: an element is {seq_id: linear id, collection_id, index, home, migratable: true};
 /// the rank's own time (handlers outside elements) is one non-migratable entity per rank,
@@ -25,6 +27,7 @@ struct LbDataFlags : FlagGroup {
   std::string dir = "lb_data";
   std::string file = "data.%p.json";
   bool compress = false;
+  std::string report;  ///< HTML report file; empty: none
 
   void add_to(CLI::App& app) override;
   /// Throws tessera::Error unless `file` has the form STEM.%p.json.
