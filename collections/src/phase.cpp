@@ -89,9 +89,13 @@ void PhaseManager::set_subphase(int id) {
 PhaseManager::Scope::Scope(PhaseManager& manager, ElementKey element)
     : manager_(manager), previous_(manager.current_), start_(manager.ticks()) {
   manager_.current_ = element;
+  if (Tracer* tracer = manager_.rt_.tracer()) [[unlikely]]
+    tracer->begin_element(element.collection, element.element);
 }
 
 PhaseManager::Scope::~Scope() {
+  if (Tracer* tracer = manager_.rt_.tracer()) [[unlikely]]
+    tracer->end();
   manager_.charge(manager_.current_, manager_.ticks() - start_);
   manager_.current_ = previous_;
 }

@@ -69,7 +69,7 @@ Runtime::Runtime(int& argc, char**& argv, RuntimeOptions options) {
   MPI_Comm_rank(comm_, &rank_);
   MPI_Comm_size(comm_, &size_);
 
-  std::vector<FlagGroup*> groups{&flags_};
+  std::vector<FlagGroup*> groups{&flags_, &trace_flags_};
   groups.insert(groups.end(), options.flag_groups.begin(), options.flag_groups.end());
   ParsedFlags parsed;
   try {
@@ -101,6 +101,7 @@ Runtime::Runtime(int& argc, char**& argv, RuntimeOptions options) {
                                                                      : RuntimeFlags::kIdleSpinOwnCoreUs;
 
   detail::freeze_handler_ids();
+  if (!trace_flags_.dir.empty()) start_trace(options.exit_on_flag_error);
   options.transport.shared_memory = options.transport.shared_memory && flags_.shm;
   if (flags_.shm_ring_bytes != 0) options.transport.ring_bytes = flags_.shm_ring_bytes;
   transport_ = make_transport(&comm_, options.transport);
@@ -114,12 +115,57 @@ Runtime::Runtime(int& argc, char**& argv, RuntimeOptions options) {
 
 Runtime::~Runtime() {
   drain();
+  if (trace_) finish_trace();
   pollers_.clear();
   collectives_.reset();
   transport_.reset();
   MPI_Comm_free(&comm_);
   if (current_runtime == this) current_runtime = previous_;
   if (owns_mpi_) MPI_Finalize();
+}
+
+void Runtime::start_trace(bool exit_on_error) {
+  // Before the transport exists: the clock ping-pong uses Tessera's communicator directly.
+  const ClockOffset offset = align_clock(comm_, true);
+  std::int64_t origin = trace_clock_ns();
+  MPI_Bcast(&origin, 1, MPI_INT64_T, 0, comm_);
+  std::string failure;
+  try {
+    trace_ = std::make_unique<Tracer>(trace_flags_, rank_, size_, origin, offset);
+  } catch (const Error& e) {
+    failure = e.what();
+  }
+  // One message for the whole job: the lowest failing rank speaks, every rank exits.
+  int first_failing = failure.empty() ? size_ : rank_;
+  MPI_Allreduce(MPI_IN_PLACE, &first_failing, 1, MPI_INT, MPI_MIN, comm_);
+  if (first_failing == size_) {
+    tracer_ = trace_.get();
+    return;
+  }
+  trace_.reset();
+  if (!exit_on_error) {
+    MPI_Comm_free(&comm_);
+    throw Error(failure.empty() ? "--tessera_trace: another rank could not open its trace file" : failure);
+  }
+  if (rank_ == first_failing) std::fprintf(stderr, "tessera: %s\n", failure.c_str());
+  MPI_Comm_free(&comm_);
+  if (owns_mpi_) MPI_Finalize();
+  std::exit(2);
+}
+
+void Runtime::finish_trace() {
+  tracer_ = nullptr;
+  trace_->close();
+  trace_.reset();
+  MPI_Barrier(comm_);  // every rank's file is complete
+  if (rank_ != 0) return;
+  const std::filesystem::path out = std::filesystem::path(trace_flags_.dir) / "trace.json";
+  try {
+    merge_trace(trace_flags_.dir, out);
+  } catch (const Error& e) {
+    fatal("--tessera_trace: {}", e.what());
+  }
+  log_->info("trace written to {}", out.string());
 }
 
 void Runtime::bad_rank(int dest) const {
@@ -144,6 +190,8 @@ Buffer& Runtime::outbox(int dest, std::size_t room) {
 void Runtime::close_record(int dest, Buffer& batch, std::size_t start, const Envelope& envelope) {
   const std::uint64_t length = batch.size() - start - sizeof(std::uint64_t);
   std::memcpy(batch.data() + start, &length, sizeof length);
+  if (tracer_) [[unlikely]]
+    tracer_->on_send(dest);
   ++total_sent_;
   if (!envelope.is_system()) {
     ++counted_sent_;
@@ -170,6 +218,8 @@ void Runtime::send_whole(int dest, const Envelope& envelope, Buffer&& record) {
   const std::uint64_t length = record.size() - sizeof(std::uint64_t);
   std::memcpy(record.data(), &length, sizeof length);
   std::memcpy(record.data() + sizeof length, &envelope, sizeof envelope);
+  if (tracer_) [[unlikely]]
+    tracer_->on_send(dest);
   ++total_sent_;
   if (!envelope.is_system()) {
     ++counted_sent_;
@@ -213,6 +263,9 @@ void Runtime::deliver_batch(int source, std::span<const std::byte> batch) {
 void Runtime::deliver(int source, std::span<const std::byte> record) {
   Envelope envelope;
   std::memcpy(&envelope, record.data(), sizeof envelope);
+  std::uint64_t flow = 0;
+  if (tracer_) [[unlikely]]
+    flow = tracer_->on_receive(source);
   if (envelope.is_broadcast()) {
     // The subtree starts as soon as possible: a broadcast's local handler may run for as long as
     // a whole step (a collection broadcast runs every local element), and the children's copies
@@ -222,10 +275,10 @@ void Runtime::deliver(int source, std::span<const std::byte> record) {
       flush_to(child);
     }
   }
-  dispatch(envelope, source, record);
+  dispatch(envelope, source, record, flow);
 }
 
-void Runtime::dispatch(const Envelope& envelope, int source, std::span<const std::byte> record) {
+void Runtime::dispatch(const Envelope& envelope, int source, std::span<const std::byte> record, std::uint64_t flow) {
   const detail::HandlerEntry* entry = detail::find_handler(envelope.handler);
   if (entry == nullptr)
     fatal("rank {} received a message from rank {} for unknown handler id {}: every rank must run "
@@ -237,13 +290,15 @@ void Runtime::dispatch(const Envelope& envelope, int source, std::span<const std
       (targets_.find(envelope.target) == targets_.end() || (!parked_.empty() && parked_.contains(envelope.target)))) {
     Buffer copy(record.size());
     copy.append(record.data(), record.size());
-    parked_[envelope.target].push_back(Parked{source, std::move(copy)});
+    parked_[envelope.target].push_back(Parked{source, std::move(copy), flow});
     return;
   }
   const bool counted = !envelope.is_system();
   if (counted && observer_ != nullptr) observer_->on_deliver(envelope, source);
   const EpochId outer = current_epoch_;
   current_epoch_ = envelope.epoch;
+  if (tracer_) [[unlikely]]
+    tracer_->begin_handler(envelope.handler, entry->name, record.size(), flow);
   try {
     entry->invoke(*this, envelope, record.subspan(sizeof(Envelope)));
   } catch (const std::exception& e) {
@@ -251,6 +306,8 @@ void Runtime::dispatch(const Envelope& envelope, int source, std::span<const std
   } catch (...) {
     fatal("handler {} threw a non-standard exception", detail::readable_handler_name(entry->name));
   }
+  if (tracer_) [[unlikely]]
+    tracer_->end();
   current_epoch_ = outer;
   ++total_handled_;
   if (counted) {
@@ -261,6 +318,8 @@ void Runtime::dispatch(const Envelope& envelope, int source, std::span<const std
 
 bool Runtime::progress() {
   bool did = false;
+  if (tracer_) [[unlikely]]
+    tracer_->maybe_write();
   // Messages the application sent since the last turn leave first: everything else in a turn,
   // polling above all (it drives MPI's progress engine), costs as much as a message's flight.
   flush();
@@ -316,7 +375,7 @@ void Runtime::register_target(std::uint64_t id, void* object) {
     for (Parked& parked : held) {
       Envelope envelope;
       std::memcpy(&envelope, parked.record.data(), sizeof envelope);
-      dispatch(envelope, parked.source, parked.record.view());
+      dispatch(envelope, parked.source, parked.record.view(), parked.flow);
     }
   });
 }

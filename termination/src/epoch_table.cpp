@@ -47,6 +47,8 @@ EpochId EpochTable::open(bool collective) {
   EpochRecord& rec = record(epoch);
   if (rec.opened) fatal("{} was opened twice on rank {}", epoch_name(epoch), rt_.rank());
   rec.opened = true;
+  if (Tracer* tracer = rt_.tracer()) [[unlikely]]
+    tracer->async_begin("epoch", collective ? "collective epoch" : "rooted epoch", epoch);
   rec.parent = rt_.current_epoch();
   unit_opened(rec.parent);
   // Every rank starts the butterfly waves of a collective epoch; the root those of a rooted one.
@@ -151,6 +153,8 @@ void EpochTable::end_epoch(EpochId epoch) {
   if (!rec->callbacks.empty()) callbacks = std::move(rec->callbacks);
   const bool opened = rec->opened;
   const EpochId parent = rec->parent;
+  if (Tracer* tracer = rt_.tracer(); tracer != nullptr && opened) [[unlikely]]
+    tracer->async_end("epoch", is_rooted_epoch(epoch) ? "rooted epoch" : "collective epoch", epoch);
   epochs_.erase(epoch);
   --open_epochs_;
   ended_.insert(epoch);

@@ -25,6 +25,8 @@ Context::Context(int& argc, char**& argv, MPI_Comm app_comm) {
   termination_ = std::make_unique<Termination>(*runtime_, termination_flags_);
   phases_ = &collections::PhaseManager::install(*runtime_, collection_flags_.clock());
   lb_manager_ = std::make_unique<lb_manager::LbManager>(*runtime_, *termination_, *phases_, lb_flags_);
+  if (Tracer* tracer = runtime_->tracer())
+    tracer->async_begin("phase", fmt::format("phase {}", phases_->phase()), static_cast<std::uint64_t>(phases_->phase()));
   if (lb_data_flags_.enabled || !lb_data_flags_.report.empty()) {
     lb_data_ = std::make_unique<lb_manager::LbDataOutput>(lb_data_flags_, runtime_->rank());
   }
@@ -34,6 +36,10 @@ Context::Context(int& argc, char**& argv, MPI_Comm app_comm) {
 }
 
 Context::~Context() {
+  if (Tracer* tracer = runtime_->tracer()) {
+    const std::int64_t phase = phases_->phase();
+    tracer->async_end("phase", fmt::format("phase {}", phase), static_cast<std::uint64_t>(phase));
+  }
   if (lb_data_) {
     try {
       lb_data_->write();
@@ -58,9 +64,21 @@ Context::~Context() {
 }
 
 collections::PhaseRecord Context::phase_end() {
-  collections::PhaseRecord record = phases_->end_phase();
-  if (lb_data_) lb_data_->add(record);
-  lb_manager_->phase_end(record);
+  Tracer* tracer = runtime_->tracer();
+  collections::PhaseRecord record;
+  {
+    TraceSlice slice(tracer, "phase_end");
+    record = phases_->end_phase();
+    if (tracer) tracer->async_end("phase", fmt::format("phase {}", record.phase), static_cast<std::uint64_t>(record.phase));
+    if (lb_data_) lb_data_->add(record);
+    TraceSlice lb(tracer, "lb");
+    lb_manager_->phase_end(record);
+  }
+  if (tracer) {
+    const std::int64_t next = phases_->phase();
+    tracer->async_begin("phase", fmt::format("phase {}", next), static_cast<std::uint64_t>(next));
+    tracer->write_now();  // between phases, outside any handler: the one safe time to write
+  }
   return record;
 }
 

@@ -116,7 +116,11 @@ std::optional<LbManager::Choice> LbManager::decide_automatically(const collectio
 
 std::optional<BalanceReport> LbManager::phase_end(const collections::PhaseRecord& record) {
   last_report_.reset();
-  const std::optional<Choice> choice = choose(record);
+  std::optional<Choice> choice;
+  {
+    TraceSlice slice(rt_.tracer(), "statistics");
+    choice = choose(record);
+  }
   if (!choice) return std::nullopt;
   last_report_ = balance(record, *choice);
   last_report_->reason = choice->reason;
@@ -126,6 +130,7 @@ std::optional<BalanceReport> LbManager::phase_end(const collections::PhaseRecord
 }
 
 BalanceReport LbManager::balance(const collections::PhaseRecord& record, const Choice& choice) {
+  std::optional<TraceSlice> statistics(std::in_place, rt_.tracer(), "statistics");
   lb::StrategyInput input = strategy_input(record);
   // An element that left during the phase (self-migration) is recorded here too; only the
   // elements here now can be moved from here.
@@ -152,9 +157,13 @@ BalanceReport LbManager::balance(const collections::PhaseRecord& record, const C
     if (object.migratable) local.objects.add(object.load);
   local.before.add(input.load());
 
+  statistics.reset();
   const std::unique_ptr<lb::Strategy> strategy = registry_.create(choice.strategy, choice.args);
   const auto strategy_start = std::chrono::steady_clock::now();
-  last_plan_ = strategy->run(backend_, std::span<const lb::StrategyInput>(&input, 1));
+  {
+    TraceSlice slice(rt_.tracer(), "strategy");
+    last_plan_ = strategy->run(backend_, std::span<const lb::StrategyInput>(&input, 1));
+  }
   local.strategy_s = seconds_since(strategy_start);
 
   std::unordered_map<lb::ObjectId, const lb::LbObject*, lb::ObjectIdHash> by_id;
@@ -172,8 +181,12 @@ BalanceReport LbManager::balance(const collections::PhaseRecord& record, const C
   local.migrations = static_cast<std::int64_t>(last_plan_.migrations.size());
 
   const auto migration_start = std::chrono::steady_clock::now();
-  apply(last_plan_);
+  {
+    TraceSlice slice(rt_.tracer(), "migration");
+    apply(last_plan_);
+  }
   local.migration_s = seconds_since(migration_start);
+  TraceSlice slice(rt_.tracer(), "report");
   return reduce_report(rt_.collectives(), local);
 }
 

@@ -10,6 +10,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "trace_checker.hpp"
+
 #include <array>
 #include <cstdio>
 #include <sstream>
@@ -208,6 +210,36 @@ TEST(PicCli, LbReportAtRunEnd) {
   EXPECT_EQ(cells, 2u * 6u);
   std::filesystem::remove_all(dir);
   std::filesystem::remove(dir + ".html");
+}
+
+TEST(PicCli, TraceOfABalancedRun) {
+  // 6 phases on 2 ranks, TemperedLB at phases 0, 2 and 4: the LB manager's steps appear nested
+  // under each phase end exactly that often, and every rule a viewer relies on holds.
+  const std::string dir = "pic_cli_trace_" + std::to_string(::getpid());
+  const Outcome o = run_pic(2, "--mode=amt --L 48 --n 5000 --steps 6 --colors_per_rank 4 --distribution SINUSOIDAL "
+                               "--tessera_lb_name=TemperedLB --tessera_lb_interval=2 --tessera_trace_flow_sample=1/8 "
+                               "--tessera_trace=" + dir);
+  ASSERT_EQ(o.exit_code, 0) << o.output;
+  std::ifstream in(dir + "/trace.json");
+  const auto summary = tessera::testing::check_trace(nlohmann::json::parse(in));
+  for (const auto& error : summary.errors) ADD_FAILURE() << error;
+  auto nested = [&](const std::string& parent, const std::string& child) {
+    const auto it = summary.nested.find({parent, child});
+    return it == summary.nested.end() ? std::int64_t{0} : it->second;
+  };
+  EXPECT_EQ(nested("", "phase_end"), 2 * 6);
+  EXPECT_EQ(nested("phase_end", "lb"), 2 * 6);
+  EXPECT_EQ(nested("lb", "strategy"), 2 * 3);
+  EXPECT_EQ(nested("lb", "migration"), 2 * 3);
+  EXPECT_EQ(nested("lb", "report"), 2 * 3);
+  EXPECT_EQ(nested("lb", "statistics"), 2 * 6 + 2 * 3);  // every phase decides, each balancing gathers
+  // Each color's step runs inside a handler; phases 0..6 (the last closed at exit) on both ranks.
+  std::int64_t elements = 0;
+  for (const auto& [key, count] : summary.nested)
+    if (key.second == "element") elements += count;
+  EXPECT_GE(elements, 2 * 4 * 6);
+  EXPECT_GT(summary.flows, 0);
+  std::filesystem::remove_all(dir);
 }
 
 TEST(PicCli, TextReportShowsStepsAndSummary) {

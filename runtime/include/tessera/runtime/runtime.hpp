@@ -31,6 +31,7 @@
 #include <tessera/runtime/handler_traits.hpp>
 #include <tessera/runtime/idle_policy.hpp>
 #include <tessera/runtime/timer.hpp>
+#include <tessera/runtime/trace.hpp>
 #include <tessera/runtime/transport.hpp>
 
 #include <mpi.h>
@@ -93,6 +94,9 @@ class Runtime {
   double idle_spin_us() const { return idle_spin_us_; }
   spdlog::logger& log() { return *log_; }
   Collectives& collectives() { return *collectives_; }
+  /// This rank's timeline trace (--tessera_trace), or nullptr when tracing is off. Layers above
+  /// record their own events through it (epochs, phases, the LB manager's steps).
+  Tracer* tracer() const { return tracer_; }
 
   /// Runs free function F(args...) on rank `dest`. A rank outside [0, size) is fatal.
   template <auto F, class... A>
@@ -179,7 +183,7 @@ class Runtime {
       if (progress()) {
         idle.reset();
       } else {
-        if (!idle_open_ && (idle_wall_clock_ || idle_cpu_clock_)) open_idle();
+        if (!idle_open_ && (idle_wall_clock_ || idle_cpu_clock_ || tracer_)) open_idle();
         // While spinning, test the network alone a few times between whole turns: the turn's
         // housekeeping would otherwise delay noticing a message.
         if (idle.spinning() && transport_->await(kAwaitTries)) continue;
@@ -266,11 +270,15 @@ class Runtime {
 
   void open_idle() {
     idle_open_ = true;
+    if (tracer_) [[unlikely]]
+      tracer_->begin_idle();
     if (idle_wall_clock_) idle_wall_start_ = wall_time();
     if (idle_cpu_clock_) idle_cpu_start_ = thread_cpu_time();
   }
   void close_idle() {
     idle_open_ = false;
+    if (tracer_) [[unlikely]]
+      tracer_->end();
     if (idle_wall_clock_) idle_wall_ += wall_time() - idle_wall_start_;
     if (idle_cpu_clock_) idle_cpu_ += thread_cpu_time() - idle_cpu_start_;
   }
@@ -286,8 +294,9 @@ class Runtime {
   void flush_to(int dest);
   void deliver_batch(int source, std::span<const std::byte> batch);
   void deliver(int source, std::span<const std::byte> record);
-  void dispatch(const Envelope& envelope, int source, std::span<const std::byte> record);
-  void forward_broadcast(const Envelope& envelope, const Buffer& bytes);
+  void dispatch(const Envelope& envelope, int source, std::span<const std::byte> record, std::uint64_t flow);
+  void start_trace(bool exit_on_error);
+  void finish_trace();
   [[noreturn]] void bad_rank(int dest) const;
   IdleBackoff make_idle() const {
     return IdleBackoff(idle_spin_us_, flags_.idle_yield_us, flags_.idle_sleep_max_us);
@@ -299,9 +308,13 @@ class Runtime {
   struct Parked {
     int source;
     Buffer record;
+    std::uint64_t flow;  // the trace's flow id of the record, 0: none
   };
 
   RuntimeFlags flags_;
+  TraceFlags trace_flags_;
+  std::unique_ptr<Tracer> trace_;
+  Tracer* tracer_ = nullptr;  // trace_.get(): the one pointer each event site tests
   double idle_spin_us_ = RuntimeFlags::kIdleSpinSharedUs;  // the flag, with auto resolved
   bool owns_mpi_ = false;
   MPI_Comm comm_ = MPI_COMM_NULL;
