@@ -35,9 +35,13 @@ for run in "${runs[@]}"; do
     amt) args+=(--mode=amt --tessera_lb_load_clock=cpu) ;;
     *) args+=(--mode=amt --tessera_lb_load_clock=cpu --tessera_lb_name="$run" --tessera_lb_interval=auto) ;;
   esac
-  # The TemperedLB run also leaves its LB data and their HTML report (open it in any browser).
+  # The TemperedLB run also leaves its LB data, their HTML report (open it in any browser) and a
+  # timeline trace (open trace.json in Perfetto or chrome://tracing); both are in its figures
+  # (tessera-bench-pic's trace_cost measures the trace's share).
   if [[ $run == TemperedLB ]]; then
-    args+=(--tessera_lb_data_dir="$out/lb_data" --tessera_lb_report="$out/TemperedLB_report.html")
+    rm -rf "$out/TemperedLB_trace"
+    args+=(--tessera_lb_data_dir="$out/lb_data" --tessera_lb_report="$out/TemperedLB_report.html"
+           --tessera_trace="$out/TemperedLB_trace")
   fi
   start=$(date +%s.%N)
   if ! "${mpirun[@]}" "$pic" "${args[@]}" > "$out/$run.log" 2>&1; then
@@ -98,8 +102,9 @@ PY
 } | sed 's/, $//' > "$out/imbalance.gp"
 if command -v gnuplot > /dev/null; then
   gnuplot "$out/imbalance.gp" && echo "plot: $out/imbalance.png"
-  [[ -f $out/TemperedLB_report.html ]] && echo "LB report of the TemperedLB run: $out/TemperedLB_report.html"
 else
   echo "main_job.sh: gnuplot not installed (Debian package gnuplot-nox); plot script left in $out/imbalance.gp" >&2
 fi
+[[ -f $out/TemperedLB_report.html ]] && echo "LB report of the TemperedLB run: $out/TemperedLB_report.html"
+[[ -f $out/TemperedLB_trace/trace.json ]] && echo "timeline trace of the TemperedLB run: $out/TemperedLB_trace/trace.json"
 exit $failed

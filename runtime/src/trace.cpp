@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstring>
@@ -96,7 +97,7 @@ std::uint32_t Tracer::intern(std::string_view name) {
 }
 
 void Tracer::push(Kind kind, std::uint32_t name, std::uint32_t category, std::uint64_t id, std::int64_t arg) {
-  events_.push_back(Event{trace_clock_ns(), id, arg, name, category, kind});
+  events_.push_back(Event{trace_clock_ns(), id, arg, name, category, 0, kind});
   // The size limit counts what is written and what waits (about 40 bytes an event in memory,
   // about three times that once written: the estimate errs towards stopping early).
   if (bytes_written_ + events_.size() * 128 > max_bytes_) stop();
@@ -136,6 +137,17 @@ void Tracer::begin_element(std::uint64_t collection, std::uint64_t element) {
   push(Kind::element, element_name_, 0, element, static_cast<std::int64_t>(collection));
 }
 
+void Tracer::thread_slice(int tid, std::string_view name, std::int64_t start_ns, std::int64_t end_ns,
+                          std::uint64_t count) {
+  if (!active_) return;
+  threads_ = std::max(threads_, tid + 1);
+  const std::uint32_t id = intern(name);
+  const auto thread = static_cast<std::uint16_t>(tid);
+  events_.push_back(Event{start_ns, 0, static_cast<std::int64_t>(count), id, 0, thread, Kind::thread_begin});
+  events_.push_back(Event{end_ns, 0, 0, 0, 0, thread, Kind::end});
+  if (bytes_written_ + events_.size() * 128 > max_bytes_) stop();
+}
+
 void Tracer::async_begin(std::string_view category, std::string_view name, std::uint64_t id) {
   if (!active_) return;
   push(Kind::async_begin, intern(name), intern(category), id);
@@ -167,7 +179,7 @@ void Tracer::write() {
   for (const Event& e : events_) {
     const double ts = (static_cast<double>(e.ts_ns - origin_ns_) + offset_ns_) / 1000.0;
     auto head = [&](char ph) {
-      fmt::format_to(std::back_inserter(out), R"({{"ph":"{}","pid":{},"tid":0,"ts":{:.3f})", ph, rank_, ts);
+      fmt::format_to(std::back_inserter(out), R"({{"ph":"{}","pid":{},"tid":{},"ts":{:.3f})", ph, rank_, e.tid, ts);
     };
     switch (e.kind) {
       case Kind::begin:
@@ -182,6 +194,10 @@ void Tracer::write() {
         head('B');
         fmt::format_to(std::back_inserter(out), R"(,"name":"{}","cat":"handler","args":{{"bytes":{}}}}},)",
                        names_[e.name], e.arg);
+        break;
+      case Kind::thread_begin:
+        head('B');
+        fmt::format_to(std::back_inserter(out), R"(,"name":"{}","args":{{"count":{}}}}},)", names_[e.name], e.arg);
         break;
       case Kind::element:
         head('B');
@@ -213,7 +229,7 @@ void Tracer::stop() {
   // Close what is open so the trace stays well formed, then record nothing more.
   while (!open_is_handler_.empty()) {
     open_is_handler_.pop_back();
-    events_.push_back(Event{trace_clock_ns(), 0, 0, 0, 0, Kind::end});
+    events_.push_back(Event{trace_clock_ns(), 0, 0, 0, 0, 0, Kind::end});
   }
   handler_depth_ = 0;
   active_ = false;
@@ -228,7 +244,7 @@ void Tracer::close() {
   const std::int64_t now = trace_clock_ns();
   while (!open_is_handler_.empty()) {
     open_is_handler_.pop_back();
-    events_.push_back(Event{now, 0, 0, 0, 0, Kind::end});
+    events_.push_back(Event{now, 0, 0, 0, 0, 0, Kind::end});
   }
   handler_depth_ = 0;
   write();
@@ -237,9 +253,12 @@ void Tracer::close() {
                "\n"
                R"({"ph":"M","pid":%d,"tid":0,"name":"process_sort_index","args":{"sort_index":%d}},)"
                "\n"
-               R"({"ph":"M","pid":%d,"tid":0,"name":"thread_name","args":{"name":"scheduler"}})"
-               "\n]\n",
+               R"({"ph":"M","pid":%d,"tid":0,"name":"thread_name","args":{"name":"scheduler"}})",
                rank_, rank_, rank_, rank_, rank_);
+  for (int tid = 1; tid < threads_; ++tid)
+    std::fprintf(file_, ",\n" R"({"ph":"M","pid":%d,"tid":%d,"name":"thread_name","args":{"name":"worker %d"}})",
+                 rank_, tid, tid);
+  std::fputs("\n]\n", file_);
   if (std::fclose(file_) != 0) {
     file_ = nullptr;
     fatal("--tessera_trace: closing {} failed: {}", path_.string(), std::strerror(errno));

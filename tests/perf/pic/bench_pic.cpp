@@ -11,6 +11,10 @@
 //   time_to_solution_speedup[balancer]  SPMD / AMT total_s, drifting PATCH, --tessera_lb_interval=auto
 //   time_to_solution_overhead           AMT without LB / SPMD total_s, particles over the whole grid
 //   lb_every_phase_speedup[TemperedLB]  SPMD / AMT total_s, drifting PATCH, interval 1
+//   trace_cost                          TemperedLB (interval auto) with --tessera_trace / without,
+//                                       total_s (issue 17's bound: 1.15); trace_cost_mpirun_wall is
+//                                       the same for the whole mpirun, which adds rank 0's merge of
+//                                       the ranks' files into trace.json at finalize
 // Particle update only (issue 7; excludes everything but the mover):
 //   amt_overhead_ratio       AMT without LB / SPMD, slowest rank's update time, whole grid
 //   speedup[balancer]        SPMD / AMT update time, drifting PATCH, interval auto
@@ -21,9 +25,12 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <array>
 #include <chrono>
+#include <filesystem>
 #include <map>
 #include <vector>
 #include <cstdio>
@@ -122,6 +129,12 @@ int main(int argc, char** argv) {
   for (const char* lb : kBalancers)
     configs.push_back({fmt::format("auto_{}", lb), 2,
                        fmt::format("--mode=amt --tessera_lb_name={} --tessera_lb_interval=auto {}", lb, patch)});
+  const std::filesystem::path trace_dir =
+      std::filesystem::temp_directory_path() / fmt::format("tessera-bench-pic-trace-{}", ::getpid());
+  configs.push_back({"traced_TemperedLB", 2,
+                     fmt::format("--mode=amt --tessera_lb_name=TemperedLB --tessera_lb_interval=auto "
+                                 "--tessera_trace={} {}",
+                                 trace_dir.string(), patch)});
   if (modeled_ranks > 0) {
     configs.push_back({"modeled_spmd", modeled_ranks, modeled_patch});
     for (const char* lb : kBalancers)
@@ -151,6 +164,9 @@ int main(int argc, char** argv) {
                       samples.at(fmt::format("modeled_{}", lb)).median_of("update_max_cpu_s");
     }
     for (const auto& [name, s] : samples) walls[name] = median(s.walls);
+    std::filesystem::remove_all(trace_dir);
+    const double trace_cost = total("traced_TemperedLB") / total("auto_TemperedLB");
+    const double trace_cost_wall = walls["traced_TemperedLB"].get<double>() / walls["auto_TemperedLB"].get<double>();
     const double overhead = total("amt_even") / total("spmd_even");
     const double every = total("spmd") / total("every_TemperedLB");
     const double update_overhead =
@@ -160,6 +176,8 @@ int main(int argc, char** argv) {
         {"time_to_solution_speedup", tts},
         {"time_to_solution_overhead", overhead},
         {"lb_every_phase_speedup", {{"TemperedLB", every}}},
+        {"trace_cost", trace_cost},
+        {"trace_cost_mpirun_wall", trace_cost_wall},
         {"total_s_median", {{"spmd", total("spmd")}, {"TemperedLB", total("auto_TemperedLB")}, {"spmd_even", total("spmd_even")},
                             {"amt_even", total("amt_even")}}},
         {"init_s_median", {{"spmd", samples.at("spmd").median_of("init_s")}, {"TemperedLB", samples.at("auto_TemperedLB").median_of("init_s")}}},
@@ -174,6 +192,8 @@ int main(int argc, char** argv) {
         fmt::print("{:<12} time to solution {:.2f}x SPMD (interval auto); particle update {:.2f}x\n", lb,
                    tts[lb].get<double>(), speedup[lb].get<double>());
       fmt::print("TemperedLB every phase: time to solution {:.2f}x SPMD\n", every);
+      fmt::print("TemperedLB traced: time to solution {:.3f}x untraced (whole mpirun {:.3f}x)\n", trace_cost,
+                 trace_cost_wall);
       fmt::print("AMT without LB, whole grid: time to solution {:.3f}x SPMD, update {:.3f}x\n", overhead, update_overhead);
     } else {
       fmt::print("{}\n", out.dump());

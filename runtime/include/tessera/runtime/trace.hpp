@@ -30,9 +30,13 @@
 /// (bytes written plus bytes buffered), that rank closes its open slices, warns once and stops
 /// tracing; the run goes on.
 ///
+/// Worker threads of task collections (`--tessera_workers`) are threads 1 .. N-1 of their rank:
+/// each stretch in which a thread runs its own deque dry is a slice "tasks" with the number of
+/// tasks it ran. The threads keep their stretches themselves and the scheduler thread adds them
+/// when the task collection's process() has joined them, so they never touch the tracer.
+///
 /// Cost: with tracing off, every event site in the scheduler is one predictable branch on a null
-/// pointer. Worker threads of task collections are not traced (their tasks run outside the
-/// scheduler's handlers).
+/// pointer (a worker thread pays one per stretch, not per task).
 #include <tessera/runtime/flags.hpp>
 
 #include <mpi.h>
@@ -100,6 +104,9 @@ class Tracer {
   /// An element's work inside the current handler (a nested slice; close with end()).
   void begin_element(std::uint64_t collection, std::uint64_t element);
   void begin_idle() { begin_id(idle_name_); }
+  /// A finished slice on thread `tid` (>= 1, a worker thread), from `start_ns` to `end_ns` on
+  /// trace_clock_ns(), with `count` as its args.count. Slices of one thread must come in order.
+  void thread_slice(int tid, std::string_view name, std::int64_t start_ns, std::int64_t end_ns, std::uint64_t count);
 
   /// Async slices (category `category`, id `id`), not bound to the call stack.
   void async_begin(std::string_view category, std::string_view name, std::uint64_t id);
@@ -124,13 +131,16 @@ class Tracer {
   void close();
 
  private:
-  enum class Kind : std::uint8_t { begin, end, handler, element, async_begin, async_end, flow_start, flow_end };
+  enum class Kind : std::uint8_t {
+    begin, end, handler, element, thread_begin, async_begin, async_end, flow_start, flow_end
+  };
   struct Event {
     std::int64_t ts_ns;
     std::uint64_t id;  // flow or async id; element: the element
     std::int64_t arg;  // handler: bytes; element: collection
     std::uint32_t name;
     std::uint32_t category;
+    std::uint16_t tid;
     Kind kind;
   };
 
@@ -160,6 +170,7 @@ class Tracer {
   std::vector<std::uint64_t> received_;        // records received from each rank
   std::vector<bool> open_is_handler_;          // the open B slices, innermost last
   int handler_depth_ = 0;
+  int threads_ = 1;  // thread ids used so far, the scheduler's 0 included
   std::uint32_t idle_name_;
   std::uint32_t element_name_;
   std::uint32_t flow_name_;

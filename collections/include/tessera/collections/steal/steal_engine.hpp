@@ -108,7 +108,10 @@ class StealEngine {
     const double cpu_start = thread_cpu_time();
     active_ = true;
     epoch_ = term_.open_collective();
-    if (team_) team_->start();
+    if (team_) {
+      team_->record_spans(rt_.tracer() != nullptr);
+      team_->start();
+    }
     term_.run_in(epoch_, [this] { resume(); });
     term_.finish(epoch_);
     // Not term_.wait(): its idling is the runtime's general one (steal_options.hpp says why
@@ -279,6 +282,9 @@ class StealEngine {
     stats_.work_seconds += totals.work_seconds;
     stats_.cpu_seconds += totals.cpu_seconds;
     executed_seeds_.insert(executed_seeds_.end(), totals.executed_seeds.begin(), totals.executed_seeds.end());
+    if (Tracer* tracer = rt_.tracer())
+      for (const WorkerSpan& span : totals.spans)
+        tracer->thread_slice(static_cast<int>(span.worker), "tasks", span.start_ns, span.end_ns, span.tasks);
   }
 
   void remember(int thief, std::uint32_t iteration, RequestKind kind) {

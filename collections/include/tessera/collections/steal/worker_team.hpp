@@ -40,6 +40,7 @@
 
 #include <tessera/runtime/idle_policy.hpp>
 #include <tessera/runtime/timer.hpp>
+#include <tessera/runtime/trace.hpp>
 
 #include <fmt/format.h>
 
@@ -58,6 +59,15 @@
 
 namespace tessera::collections::steal::detail {
 
+/// One stretch of a worker thread running its own deque dry (recorded for --tessera_trace):
+/// trace-clock nanoseconds and the tasks it ran.
+struct WorkerSpan {
+  std::size_t worker;
+  std::int64_t start_ns;
+  std::int64_t end_ns;
+  std::uint64_t tasks;
+};
+
 /// What a team's worker threads did during one process().
 template <Stealable Task>
 struct TeamTotals {
@@ -66,6 +76,7 @@ struct TeamTotals {
   double work_seconds = 0;         ///< wall time inside task bodies, summed over the threads
   double cpu_seconds = 0;          ///< CPU time of the threads, summed
   std::vector<Task> executed_seeds;  ///< seeded tasks the threads ran (retentive mode)
+  std::vector<WorkerSpan> spans;     ///< with record_spans(true), each thread's in its order
 };
 
 template <Stealable Task>
@@ -90,6 +101,10 @@ class WorkerTeam {
 
   /// Workers, the main thread included.
   std::size_t workers() const { return worker_threads_.size() + 1; }
+
+  /// Main thread, between process() calls: whether the threads record WorkerSpans (the trace's
+  /// worker-thread slices; off, a thread pays one branch per stretch, not per task).
+  void record_spans(bool on) { record_spans_ = on; }
 
   /// Main thread: starts the worker threads for one process().
   void start() {
@@ -153,6 +168,8 @@ class WorkerTeam {
       totals.work_seconds += w->work_seconds;
       totals.cpu_seconds += w->cpu_seconds;
       totals.executed_seeds.insert(totals.executed_seeds.end(), w->executed_seeds.begin(), w->executed_seeds.end());
+      totals.spans.insert(totals.spans.end(), w->spans.begin(), w->spans.end());
+      w->spans.clear();
       w->tasks_executed = 0;
       w->steals = 0;
       w->work_seconds = 0;
@@ -171,6 +188,7 @@ class WorkerTeam {
     double work_seconds = 0;
     double cpu_seconds = 0;
     std::vector<Task> executed_seeds;
+    std::vector<WorkerSpan> spans;
   };
 
   void work(std::size_t w) {
@@ -183,7 +201,7 @@ class WorkerTeam {
       // A thread starts outside the busy count with an empty deque, and is back there after
       // each round.
       while (steal(self, w, victims)) {
-        run_own(self, spawner);
+        run_own(self, w, spawner);
         leave();
       }
       self.cpu_seconds = thread_cpu_time() - cpu_start;
@@ -197,14 +215,18 @@ class WorkerTeam {
   }
 
   // Runs the thread's own deque dry, newest task first.
-  void run_own(Worker& self, Spawner<Task>& spawner) {
+  void run_own(Worker& self, std::size_t w, Spawner<Task>& spawner) {
     const double start = wall_time();
+    const std::uint64_t tasks_before = self.tasks_executed;
+    const std::int64_t span_start = record_spans_ ? trace_clock_ns() : 0;
     while (const std::optional<Entry> entry = self.deque.take()) {
       if (entry->seeded) self.executed_seeds.push_back(entry->task);
       body_(entry->task, spawner);
       ++self.tasks_executed;
     }
     self.work_seconds += wall_time() - start;
+    if (record_spans_) [[unlikely]]
+      self.spans.push_back(WorkerSpan{w, span_start, trace_clock_ns(), self.tasks_executed - tasks_before});
   }
 
   // Called with the thread outside the busy count and its deque empty. Returns true once it
@@ -268,6 +290,7 @@ class WorkerTeam {
   std::vector<std::unique_ptr<Worker>> worker_threads_;  // worker w >= 1 at index w - 1
   std::vector<std::jthread> threads_;
   std::size_t next_victim_ = 0;  // main thread only
+  bool record_spans_ = false;    // written by the main thread only while no thread runs
   alignas(kCacheLine) std::atomic<std::int64_t> busy_{0};
   alignas(kCacheLine) std::atomic<bool> stopping_{false};
   std::atomic<bool> failed_{false};
