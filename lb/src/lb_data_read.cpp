@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <fstream>
 #include <map>
+#include <unordered_map>
 #include <sstream>
 
 #include <nlohmann/json.hpp>
@@ -305,6 +306,23 @@ LbData read_lb_data(const std::filesystem::path& stem) {
     if (phases.size() != reference.size()) {
       throw DataError(files[rank.rank].string() + ": has " + std::to_string(phases.size()) +
                       " phases but " + reference_file + " has " + std::to_string(reference.size()));
+    }
+  }
+  // A migratable object runs on one rank in a phase. Listed by two ranks, it would be counted
+  // twice and moved from both, so plans and the written data would disagree: refuse the data.
+  // Objgroup members and objects marked non-migratable may share ids across ranks.
+  for (std::size_t i = 0; i < reference.size(); ++i) {
+    std::unordered_map<ObjectId, Rank, ObjectIdHash> owner;
+    for (const auto& rank : data.ranks) {
+      if (rank.phases.empty()) continue;
+      for (const Task& task : rank.phases[i].tasks) {
+        if (task.entity.objgroup_id || task.entity.migratable == false) continue;
+        const auto [it, inserted] = owner.emplace(task.entity.id, rank.rank);
+        if (!inserted && it->second != rank.rank)
+          throw DataError(files[rank.rank].string() + ": phase " + std::to_string(rank.phases[i].id) + ": object " +
+                          to_string(task.entity.id) + " is also listed by " + files[it->second].string() +
+                          " (a migratable object runs on one rank per phase)");
+      }
     }
   }
   return data;

@@ -166,6 +166,16 @@ TEST(LbDataIo, MalformedInputsNameFilePhaseAndField) {
   put("g.1.json", R"({"metadata":{"rank":0},"phases":[]})");
   put("g.0.json", R"({"phases":[]})");
   expect_error(dir / "g", {"g.1.json", "metadata.rank", "file is for rank 1"});
+
+  // The same migratable object on two ranks in one phase: named with both files.
+  put("h.0.json", R"({"phases":[{"id":0,"tasks":[)" + task + "]}]}");
+  put("h.1.json", R"({"phases":[{"id":0,"tasks":[)" + task + "]}]}");
+  expect_error(dir / "h", {"h.1.json", "phase 0", "object id=1", "also listed by", "h.0.json"});
+  // Objects marked non-migratable (or objgroup members) may share ids across ranks.
+  const std::string fixed = R"({"entity":{"type":"object","id":1,"migratable":false},"node":0,"time":1})";
+  put("i.0.json", R"({"phases":[{"id":0,"tasks":[)" + fixed + "]}]}");
+  put("i.1.json", R"({"phases":[{"id":0,"tasks":[)" + fixed + "]}]}");
+  EXPECT_EQ(read_lb_data(dir / "i").ranks.size(), 2u);
   std::filesystem::remove_all(dir);
 }
 

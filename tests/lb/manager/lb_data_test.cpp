@@ -7,6 +7,8 @@
 
 #include <filesystem>
 
+#include "../../support/rank_failure_printer.hpp"
+
 namespace {
 
 using namespace tessera::collections;
@@ -112,10 +114,7 @@ int main(int argc, char** argv) {
   runtime = &rt;
   flags = &lb_flags;
   ::testing::InitGoogleTest(&argc, argv);
-  if (rt.rank() != 0) {
-    auto& listeners = ::testing::UnitTest::GetInstance()->listeners();
-    delete listeners.Release(listeners.default_result_printer());
-  }
+  tessera::testing::quiet_other_ranks(rt.rank());
   const int failed = RUN_ALL_TESTS();
   const int any = rt.collectives().allreduce(failed, tessera::op::max{});
   if (rt.rank() == 0) std::filesystem::remove_all(scratch());

@@ -121,6 +121,16 @@ TEST(Simulation, ReportsLowerBoundMigrationsAndIterations) {
   const std::vector<lb::StrategyInput> ranks = {rank_of(0, {{1, 4}, {2, 3}, {3, 2}, {4, 1}}), rank_of(1, {})};
   EXPECT_DOUBLE_EQ(lower_bound_imbalance(ranks), 0.0);  // max(avg 5, largest 4) = avg
   EXPECT_DOUBLE_EQ(lower_bound_imbalance({rank_of(0, {{1, 6}, {2, 1}}), rank_of(1, {{3, 1}})}), 0.5);
+  // In work: alpha 2, gamma 1 over loads {6, 1 | 1} (avg 4, largest 6): max work >= 13, average
+  // work 9, I >= 13/9 - 1. With beta > 0 the average moves with the placement: no I bound.
+  const std::vector<lb::StrategyInput> uneven = {rank_of(0, {{1, 6}, {2, 1}}), rank_of(1, {{3, 1}})};
+  const WorkBound affine = work_lower_bound(uneven, WorkModel::parse("alpha=2 gamma=1"));
+  EXPECT_DOUBLE_EQ(affine.max_work, 13.0);
+  ASSERT_TRUE(affine.imbalance.has_value());
+  EXPECT_DOUBLE_EQ(*affine.imbalance, 13.0 / 9.0 - 1.0);
+  const WorkBound with_bytes = work_lower_bound(uneven, WorkModel::parse("beta=0.5"));
+  EXPECT_DOUBLE_EQ(with_bytes.max_work, 6.0);
+  EXPECT_FALSE(with_bytes.imbalance.has_value());
   auto strategy = lb::Registry::builtin().create("TemperedLB", "ordering=element_id iters=1");
   const SimResult result = simulate(strategy.get(), ranks, WorkModel{});
   EXPECT_EQ(result.before.imbalance(), 1.0);
@@ -165,7 +175,8 @@ TEST(Simulation, RealRecordingBalancesAndEveryPhaseHasStatistics) {
   auto strategy = lb::Registry::builtin().create("TemperedLB", "iters=4 deterministic=true");
   const SimResult result = simulate(strategy.get(), phase_inputs(data, phases[0].phase), WorkModel{});
   EXPECT_LT(result.after.imbalance(), result.before.imbalance());
-  EXPECT_GE(result.after.imbalance(), result.lower_bound);
+  ASSERT_TRUE(result.lower_bound.has_value());
+  EXPECT_GE(result.after.imbalance(), *result.lower_bound);
 }
 
 TEST(Simulation, StatisticsOfEveryPhaseOfABrotliRecording) {

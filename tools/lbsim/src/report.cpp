@@ -21,15 +21,22 @@ void print_table(std::ostream& out, const Run& run, bool stats) {
                          p.work.imbalance());
     }
   }
+  // Bounds are of work, like the figures beside them; with beta > 0 only the maximum has one.
+  const std::string bound = r.lower_bound ? fmt::format("lower bound I {:.4g}", *r.lower_bound)
+                                          : fmt::format("lower bound of max work {:.6g}, none of I with beta > 0",
+                                                        r.lower_bound_max_work);
   if (run.strategy.empty()) {
-    out << fmt::format("rank work: max {:.6g}, avg {:.6g}, I {:.4g}; lower bound I {:.4g}\n", r.before.max,
-                       r.before.avg(), r.before.imbalance(), r.lower_bound);
+    out << fmt::format("rank work: max {:.6g}, avg {:.6g}, I {:.4g}; {}\n", r.before.max, r.before.avg(),
+                       r.before.imbalance(), bound);
     return;
   }
   out << fmt::format("strategy: {}\n", run.strategy);
   if (r.iterations) {
+    // Transfers are gross: an object passed on twice, or back, counts at each step, while the
+    // migrations below are net (objects that end on another rank than they started on).
     out << fmt::format("{:>5} {:>9} {:>10} {:>10} {:>10} {:>10}\n", "trial", "iteration", "transfers", "rejected",
                        "rejected%", "I");
+    out << fmt::format("{:>5} {:>9} {:>10}\n", "", "", "(gross)");
     out << fmt::format("{:>5} {:>9} {:>10} {:>10} {:>10} {:>10.4g}\n", "-", 0, "-", "-", "-",
                        r.iterations->initial_imbalance);
     for (const auto& it : r.iterations->iterations) {
@@ -39,8 +46,8 @@ void print_table(std::ostream& out, const Run& run, bool stats) {
                          it.rejected, rate, it.imbalance);
     }
   }
-  out << fmt::format("I: {:.4g} -> {:.4g} (lower bound {:.4g}); {} migrations; strategy {:.3f} s\n",
-                     r.before.imbalance(), r.after.imbalance(), r.lower_bound, r.migrations, r.strategy_s);
+  out << fmt::format("I: {:.4g} -> {:.4g} ({}); {} net migrations; strategy {:.3f} s\n", r.before.imbalance(),
+                     r.after.imbalance(), bound, r.migrations, r.strategy_s);
 }
 
 std::string json_line(const Run& run) {
@@ -48,7 +55,8 @@ std::string json_line(const Run& run) {
   nlohmann::ordered_json j;
   j["initial_imbalance"] = r.before.imbalance();
   j["final_imbalance"] = r.after.imbalance();
-  j["lower_bound_imbalance"] = r.lower_bound;
+  j["lower_bound_imbalance"] = r.lower_bound ? nlohmann::ordered_json(*r.lower_bound) : nlohmann::ordered_json();
+  j["lower_bound_max_work"] = r.lower_bound_max_work;
   j["migrations"] = r.migrations;
   j["strategy_s"] = r.strategy_s;
   j["iterations"] = nlohmann::ordered_json::array();

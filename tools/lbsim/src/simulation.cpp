@@ -47,11 +47,30 @@ double lower_bound_imbalance(const std::vector<lb::StrategyInput>& inputs) {
   return std::max(average, largest) / average - 1.0;
 }
 
+WorkBound work_lower_bound(const std::vector<lb::StrategyInput>& inputs, const WorkModel& work) {
+  double total = 0.0, largest = 0.0;
+  for (const auto& rank : inputs) {
+    for (const auto& object : rank.objects) {
+      total += object.load;
+      largest = std::max(largest, object.load);
+    }
+  }
+  WorkBound bound;
+  if (inputs.empty()) return bound;
+  const double average = total / static_cast<double>(inputs.size());
+  bound.max_work = work.alpha * std::max(average, largest) + work.gamma;
+  const double average_work = work.alpha * average + work.gamma;
+  if (work.beta == 0.0) bound.imbalance = average_work > 0.0 ? bound.max_work / average_work - 1.0 : 0.0;
+  return bound;
+}
+
 SimResult simulate(lb::Strategy* strategy, const std::vector<lb::StrategyInput>& inputs, const WorkModel& work) {
   SimResult result;
   const auto before = work.rank_work(inputs);
   result.before = lb::Statistics::of(before);
-  result.lower_bound = lower_bound_imbalance(inputs);
+  const WorkBound bound = work_lower_bound(inputs, work);
+  result.lower_bound = bound.imbalance;
+  result.lower_bound_max_work = bound.max_work;
   if (strategy) {
     lb::comm::VirtualBackend backend(static_cast<lb::Rank>(inputs.size()));
     const auto start = std::chrono::steady_clock::now();

@@ -21,7 +21,11 @@ std::vector<lb::StrategyInput> phase_inputs(const lb::LbData& data, lb::PhaseId 
 struct SimResult {
   lb::Statistics before;          // rank work, before balancing
   lb::Statistics after;           // rank work, with the plan applied
-  double lower_bound = 0.0;       // max(avg load, largest object) / avg load - 1
+  // Bounds in the quantity reported beside them (work): no placement has a lower maximum rank
+  // work than lower_bound_max_work, nor (with beta = 0) a lower I of work than lower_bound. With
+  // beta > 0 the average work itself depends on the placement, so there is no I bound (nullopt).
+  std::optional<double> lower_bound;
+  double lower_bound_max_work = 0.0;
   std::int64_t migrations = 0;
   double strategy_s = 0.0;        // wall seconds in Strategy::run
   std::optional<lb::TemperedReport> iterations;  // TemperedLB and GrapevineLB only
@@ -35,6 +39,15 @@ SimResult simulate(lb::Strategy* strategy, const std::vector<lb::StrategyInput>&
 
 // max(avg, largest object) / avg - 1 over the objects of `inputs` (0 when there is no load).
 double lower_bound_imbalance(const std::vector<lb::StrategyInput>& inputs);
+
+// The same bound in work: max rank work >= alpha x max(avg load, largest object) + gamma (the
+// communication term can be 0 at best), and, when beta = 0 (average work then fixed), the I of
+// work that follows; nullopt I when beta > 0.
+struct WorkBound {
+  double max_work = 0.0;
+  std::optional<double> imbalance;
+};
+WorkBound work_lower_bound(const std::vector<lb::StrategyInput>& inputs, const WorkModel& work);
 
 struct PhaseStatistics {
   lb::PhaseId phase = 0;
