@@ -67,7 +67,7 @@ const std::string toy = std::string(TESSERA_LBAF_DATA_DIR) + "/data/challenging_
 
 TEST(LbsimCli, JsonLineHasTheDocumentedKeys) {
   const auto r = lbsim("--synthetic 'objects=300 ranks=64 mapped=2 seed=3' --strategy TemperedLB "
-                       "--args 'iters=3 deterministic=true' --report=json");
+                       "--args 'iters=3 trials=1 deterministic=true' --report=json");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const auto j = nlohmann::json::parse(last_line(r.out));
   for (const char* key : {"initial_imbalance", "final_imbalance", "lower_bound_imbalance", "migrations",

@@ -131,7 +131,7 @@ TEST(Simulation, ReportsLowerBoundMigrationsAndIterations) {
   const WorkBound with_bytes = work_lower_bound(uneven, WorkModel::parse("beta=0.5"));
   EXPECT_DOUBLE_EQ(with_bytes.max_work, 6.0);
   EXPECT_FALSE(with_bytes.imbalance.has_value());
-  auto strategy = lb::Registry::builtin().create("TemperedLB", "ordering=element_id iters=1");
+  auto strategy = lb::Registry::builtin().create("TemperedLB", "ordering=element_id iters=1 trials=1");
   const SimResult result = simulate(strategy.get(), ranks, WorkModel{});
   EXPECT_EQ(result.before.imbalance(), 1.0);
   EXPECT_EQ(result.after.imbalance(), 0.0);

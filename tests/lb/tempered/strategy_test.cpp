@@ -53,7 +53,7 @@ TemperedLB create(std::string_view name, std::string_view args) {
 
 TEST(TemperedLB, RelaxedCriterionBalancesTwoRanksExactly) {
   // Rank 1 is the only underloaded rank; rank 0 tries 4, 3, 2, 1 against it (see transfer_test).
-  auto lb = create("TemperedLB", "ordering=element_id iters=2 deterministic=true");
+  auto lb = create("TemperedLB", "ordering=element_id iters=2 trials=1 deterministic=true");
   const auto ranks = make_ranks({{4, 3, 2, 1}, {}});
   const Plan plan = run(lb, ranks);
   EXPECT_EQ(plan.migrations, (std::vector<Migration>{move(1, 0, 1), move(4, 0, 1)}));
@@ -66,6 +66,27 @@ TEST(TemperedLB, RelaxedCriterionBalancesTwoRanksExactly) {
   EXPECT_EQ(report.iterations[0].imbalance, 0.0);
   EXPECT_EQ(report.iterations[1].transfers, 0);  // nobody is overloaded any more
   EXPECT_EQ(report.best_iteration, 1);
+}
+
+TEST(TemperedLB, ReceiverAdmitsWhatTheCriterionAllowsAndReturnsTheRest) {
+  // Ranks 0 and 1 hold {3, 1} each, rank 2 nothing (average 8/3). Iteration 1: both send their 3 to
+  // rank 2; it admits rank 0's and returns rank 1's (3 < 4 - 3 fails). Iteration 2: rank 1 keeps
+  // its 3 (3 < 4 - 1 fails) and sends its 1 to rank 0; rank 2's 3 finds no room. Loads 2, 3, 3.
+  const auto ranks = make_ranks({{3, 1}, {3, 1}, {}});
+  auto lb = create("TemperedLB", "ordering=element_id iters=2 trials=1 knowledge=complete deterministic=true");
+  EXPECT_EQ(run(lb, ranks).migrations, (std::vector<Migration>{move(1, 0, 2), move(4, 1, 0)}));
+  const auto& report = lb.report();
+  ASSERT_EQ(report.iterations.size(), 2u);
+  EXPECT_EQ(report.iterations[0].transfers, 1);
+  EXPECT_EQ(report.iterations[0].rejected, 1);
+  EXPECT_DOUBLE_EQ(report.iterations[0].imbalance, 0.5);
+  EXPECT_EQ(report.iterations[1].transfers, 1);
+  EXPECT_EQ(report.iterations[1].rejected, 2);
+  EXPECT_DOUBLE_EQ(report.iterations[1].imbalance, 0.125);
+  // Taking every proposal, rank 2 gets 6 (I 1.25), and the best placement never beats the start.
+  auto all = create("TemperedLB", "ordering=element_id iters=2 trials=1 knowledge=complete deterministic=true admit=all");
+  EXPECT_TRUE(run(all, ranks).migrations.empty());
+  EXPECT_DOUBLE_EQ(all.report().iterations[0].imbalance, 1.25);
 }
 
 TEST(GrapevineLB, OriginalCriterionStopsAtTheAverage) {
@@ -83,7 +104,8 @@ TEST(GrapevineLB, OriginalCriterionStopsAtTheAverage) {
 TEST(GrapevineLB, IsTemperedLBWithTheOriginalChoicesAndOneIteration) {
   const auto ranks = skewed(200, 3, 500, 8);
   auto grapevine = create("GrapevineLB", "seed=3 fanout=4");
-  auto tempered = create("TemperedLB", "seed=3 fanout=4 iters=1 criterion=grapevine cmf=original ordering=arbitrary");
+  auto tempered =
+      create("TemperedLB", "seed=3 fanout=4 iters=1 trials=1 criterion=grapevine cmf=original ordering=arbitrary admit=all");
   const Plan plan = run(grapevine, ranks);
   EXPECT_FALSE(plan.migrations.empty());
   EXPECT_EQ(plan, run(tempered, ranks));
@@ -212,7 +234,7 @@ TEST(TemperedLB, SequentialTurnReachesThePerfectSplit) {
   // criterion, reading current loads, may leave one of them at 3, which then sheds to the other
   // in the second iteration's turn. Two iterations reach 2, 2, 2 for any draws.
   const auto ranks = make_ranks({{1.0, 1.0, 1.0, 1.0, 1.0, 1.0}, {}, {}});
-  const Outcome out = balance("knowledge=complete transfer=sequential iters=2 ordering=arbitrary seed=3", ranks);
+  const Outcome out = balance("knowledge=complete transfer=sequential iters=2 trials=1 ordering=arbitrary seed=3", ranks);
   ASSERT_EQ(out.report.iterations.size(), 2U);
   EXPECT_EQ(out.report.best_imbalance, 0.0);
   EXPECT_EQ(statistics(out.after).sum, 6.0);

@@ -36,7 +36,7 @@ constexpr std::array<int, 10> paper_original_rejected = {154931, 1654, 1130, 268
 
 // transfer=sequential: ranks take turns against current loads, as LBAF produced the tables.
 const std::string gossip =
-    "knowledge=user rounds=10 fanout=6 threshold=1 iters=10 deterministic=true transfer=sequential";
+    "knowledge=user rounds=10 fanout=6 threshold=1 iters=10 trials=1 deterministic=true transfer=sequential";
 const std::string paper_args = gossip + " criterion=relaxed cmf=normbymax ordering=arbitrary";
 const std::string original_args = gossip + " criterion=grapevine cmf=original ordering=arbitrary";
 

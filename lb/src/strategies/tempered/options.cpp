@@ -69,6 +69,7 @@ Options Options::grapevine(int fanout, int rounds, Knowledge knowledge, double t
   o.threshold = threshold;
   o.seed = seed;
   o.deterministic = deterministic;
+  o.admit = Admit::all;
   o.iters = 1;
   o.trials = 1;
   o.criterion = Criterion::grapevine;
@@ -112,7 +113,7 @@ std::vector<KeySpec> TemperedLB::grapevine_keys() { return gossip_keys(); }
 std::vector<KeySpec> TemperedLB::keys() {
   auto keys = gossip_keys();
   keys.push_back(integer_key("iters", "8", "iterations of inform + transfer per trial (seed 003, Algorithm 3)", 1, 1 << 20));
-  keys.push_back(integer_key("trials", "1", "independent trials from the starting placement; the best proposal wins", 1, 1 << 20));
+  keys.push_back(integer_key("trials", "2", "independent trials from the starting placement; the best proposal wins", 1, 1 << 20));
   keys.push_back(choice_key("criterion", "relaxed",
                             "grapevine: l_x + load(o) < l_ave; relaxed: load(o) < l_p - l_x (seed 003, Lemma 1)",
                             {"grapevine", "relaxed"}));
@@ -120,6 +121,10 @@ std::vector<KeySpec> TemperedLB::keys() {
                             "original: built once from l_ave; normbymax: rebuilt after every accepted "
                             "transfer, normalised by max(l_ave, max known load)",
                             {"original", "normbymax"}));
+  keys.push_back(choice_key("admit", "receiver",
+                            "transfer=distributed: receiver re-checks the criterion against its own load "
+                            "and returns what fails; all takes every proposal (as published)",
+                            {"receiver", "all"}));
   keys.push_back(choice_key("ordering", "fewest_migrations",
                             "order objects are tried in: arbitrary, element_id, load_intensive (Alg. 4), "
                             "fewest_migrations (Alg. 5), lightweight (Alg. 6)",
@@ -141,6 +146,7 @@ TemperedLB TemperedLB::from_args(const Args& args) {
   o.criterion = criterion_of(args.text("criterion"));
   o.cmf = cmf_of(args.text("cmf"));
   o.ordering = ordering_of(args.text("ordering"));
+  o.admit = args.text("admit") == "all" ? Options::Admit::all : Options::Admit::receiver;
   return TemperedLB(o);
 }
 

@@ -60,6 +60,7 @@ Plan TemperedLB::run(comm::Backend& backend, std::span<const StrategyInput> host
   Team team(backend, [&](Rank) { return TemperedRank(shared, hosted[next++]); });
   shared.gossip = team.handler<&TemperedRank::on_gossip>();
   shared.proposal = team.handler<&TemperedRank::on_proposal>();
+  shared.returned = team.handler<&TemperedRank::on_returned>();
   shared.plan = team.handler<&TemperedRank::on_plan>();
   shared.underload = team.handler<&TemperedRank::on_underload>();
   shared.turn = team.handler<&TemperedRank::on_turn>();
@@ -83,7 +84,11 @@ Plan TemperedLB::run(comm::Backend& backend, std::span<const StrategyInput> host
         team.step([](TemperedRank& self, comm::Context& ctx) { self.propose(ctx); });
       }
       team.run_until_quiet();
-      team.step([](TemperedRank& self, comm::Context&) { self.accept_arrivals(); });
+      team.step([](TemperedRank& self, comm::Context& ctx) { self.accept_arrivals(ctx); });
+      if (options_.transfer == TemperedOptions::Transfer::distributed && options_.admit == TemperedOptions::Admit::receiver) {
+        team.run_until_quiet();
+        team.step([](TemperedRank& self, comm::Context&) { self.take_returns(); });
+      }
 
       const auto counts = team.allreduce(comm::ReduceOp::sum, [](TemperedRank& self) {
         return std::vector<std::int64_t>{self.transfers(), self.rejected()};

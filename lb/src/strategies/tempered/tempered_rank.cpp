@@ -71,8 +71,12 @@ void TemperedRank::propose(comm::Context& ctx) {
 
   const std::vector<Held> moving = take_accepted(outcome);
   std::map<Rank, TransferMessage> outgoing;  // ascending destination: a fixed send order
+  double deciding = own;  // l_p when each object was decided: own load less what left before it
   for (std::size_t i = 0; i < moving.size(); ++i) {
-    outgoing[peers[outcome.accepted[i].peer].rank].objects.push_back(moving[i]);
+    TransferMessage& message = outgoing[peers[outcome.accepted[i].peer].rank];
+    message.objects.push_back(moving[i]);
+    message.sender_loads.push_back(deciding);
+    deciding -= moving[i].object.load;
   }
   for (const auto& [dest, message] : outgoing) ctx.send(dest, shared_->proposal, message);
 }
@@ -130,15 +134,62 @@ void TemperedRank::take_turn(comm::Context& ctx, TurnToken token) {
 }
 
 void TemperedRank::on_proposal(comm::Context& ctx, const TransferMessage& message) {
-  arrivals_.emplace_back(ctx.source(), message.objects);
+  arrivals_.emplace_back(ctx.source(), message);
 }
 
-void TemperedRank::accept_arrivals() {
+void TemperedRank::accept_arrivals(comm::Context& ctx) {
   // One message per (sender, receiver) per iteration, so the sender alone fixes the order.
   std::stable_sort(arrivals_.begin(), arrivals_.end(),
                    [](const auto& a, const auto& b) { return a.first < b.first; });
-  for (auto& [source, objects] : arrivals_) held_.insert(held_.end(), objects.begin(), objects.end());
+  const TemperedOptions& options = *shared_->options;
+  if (options.admit == TemperedOptions::Admit::all || options.transfer == TemperedOptions::Transfer::sequential) {
+    for (auto& [source, message] : arrivals_) held_.insert(held_.end(), message.objects.begin(), message.objects.end());
+    arrivals_.clear();
+    return;
+  }
+  // Most loaded sender first (it gains most from being admitted); ties by rank, then by the
+  // sender's own order, so the decision is a function of the proposals alone.
+  struct Candidate {
+    double sender_load;
+    Rank source;
+    std::size_t message;
+    std::size_t index;
+  };
+  std::vector<Candidate> candidates;
+  for (std::size_t m = 0; m < arrivals_.size(); ++m) {
+    const TransferMessage& message = arrivals_[m].second;
+    for (std::size_t i = 0; i < message.objects.size(); ++i)
+      candidates.push_back(Candidate{i < message.sender_loads.size() ? message.sender_loads[i] : 0.0,
+                                     arrivals_[m].first, m, i});
+  }
+  std::stable_sort(candidates.begin(), candidates.end(), [](const Candidate& a, const Candidate& b) {
+    return a.sender_load != b.sender_load ? a.sender_load > b.sender_load : a.source < b.source;
+  });
+  double own = load();
+  std::map<Rank, TransferMessage> back;
+  for (const Candidate& c : candidates) {
+    const Held& held = arrivals_[c.message].second.objects[c.index];
+    if (criterion_holds(options.criterion, own, held.object.load, shared_->average, c.sender_load)) {
+      own += held.object.load;
+      held_.push_back(held);
+    } else {
+      back[c.source].objects.push_back(held);
+      ++rejected_;
+      --transfers_;  // counted as accepted by the sender, undone here: totals stay gross moves
+    }
+  }
   arrivals_.clear();
+  for (const auto& [source, message] : back) ctx.send(source, shared_->returned, message);
+}
+
+void TemperedRank::on_returned(comm::Context& ctx, const TransferMessage& message) {
+  returns_.emplace_back(ctx.source(), message.objects);
+}
+
+void TemperedRank::take_returns() {
+  std::stable_sort(returns_.begin(), returns_.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  for (auto& [source, objects] : returns_) held_.insert(held_.end(), objects.begin(), objects.end());
+  returns_.clear();
 }
 
 void TemperedRank::send_plan(comm::Context& ctx) {

@@ -30,12 +30,15 @@ struct GossipMessage {
   }
 };
 
-// Objects proposed to the receiving rank by one overloaded rank in one iteration.
+// Objects proposed to the receiving rank by one overloaded rank in one iteration (or sent back
+// to it by a receiver that did not admit them), with the sender's load when it decided each one
+// (seconds, aligned with objects; empty where the receiver must take them all).
 struct TransferMessage {
   std::vector<Held> objects;
+  std::vector<double> sender_loads;
   template <class A>
   void serialize(A& ar) {
-    ar(objects);
+    ar(objects, sender_loads);
   }
 };
 
@@ -109,6 +112,7 @@ struct Shared {
   std::uint64_t iteration = 0;
   comm::Handler<GossipMessage> gossip;
   comm::Handler<TransferMessage> proposal;
+  comm::Handler<TransferMessage> returned;
   comm::Handler<PlanMessage> plan;
   comm::Handler<LoadReport> underload;
   comm::Handler<TurnToken> turn;
@@ -153,8 +157,13 @@ class TemperedRank {
   void take_turn(comm::Context& ctx, TurnToken token);
   void on_turn(comm::Context& ctx, const TurnToken& token) { take_turn(ctx, token); }
   // Appends the objects proposed to this rank, in sender order (arrival order varies on a live
-  // job, storage order must not: it is the "arbitrary" ordering of the next iteration).
-  void accept_arrivals();
+  // job, storage order must not: it is the "arbitrary" ordering of the next iteration). With
+  // admit=receiver (distributed transfer) it admits them most loaded sender first while the
+  // criterion holds against its own load so far, and sends the rest back.
+  void accept_arrivals(comm::Context& ctx);
+  void on_returned(comm::Context& ctx, const TransferMessage& message);
+  // Takes back the objects receivers returned, in receiver order.
+  void take_returns();
 
   // --- Algorithm 3 bookkeeping ---
   void restart_trial() { held_ = start_; }
@@ -185,7 +194,8 @@ class TemperedRank {
   std::vector<double> underloads_;   // rank 0 with complete knowledge: load by rank
   std::int64_t transfers_ = 0;
   std::int64_t rejected_ = 0;
-  std::vector<std::pair<Rank, std::vector<Held>>> arrivals_;
+  std::vector<std::pair<Rank, TransferMessage>> arrivals_;
+  std::vector<std::pair<Rank, std::vector<Held>>> returns_;
   std::vector<Migration> plan_;
 };
 
