@@ -93,7 +93,7 @@ int main(int argc, char** argv) {
   std::int64_t objects = 10000;
   int ranks = 4096, mapped = 16;
   bool original = false;
-  std::string best_args = "threshold=1.25 iters=20 ordering=lightweight";
+  std::string best_args = "threshold=1.25 iters=20 trials=1 ordering=lightweight";
   cli.add_option("--report", report, "table or json (one JSON line last)")->check(CLI::IsMember({"table", "json"}));
   cli.add_option("--seeds", seeds, "workload and strategy seeds 1..N")->check(CLI::PositiveNumber);
   cli.add_option("--objects", objects, "objects")->check(CLI::PositiveNumber);
