@@ -4,6 +4,8 @@
 #include <functional>
 #include <stdexcept>
 
+#include <nlohmann/json.hpp>
+
 namespace tessera::lb {
 
 std::string to_string(const ObjectId& id) {
@@ -56,6 +58,51 @@ double StrategyInput::load() const {
   return sum;
 }
 
+namespace {
+
+// A non-negative number field of a user_defined object, or `fallback` when absent.
+double bytes_field(const nlohmann::json& fields, const char* key, double fallback, const ObjectId& id) {
+  const auto it = fields.find(key);
+  if (it == fields.end()) return fallback;
+  if (!it->is_number() || it->get<double>() < 0.0) {
+    throw std::invalid_argument("object " + to_string(id) + ": user_defined." + key +
+                                " must be a number >= 0, got " + it->dump());
+  }
+  return it->get<double>();
+}
+
+// Fills the memory fields of `object` (and the rank's working bytes) from the task's
+// user_defined JSON text, as LBAF reads them.
+void read_memory(const std::string& user_defined, LbObject& object, StrategyInput& input) {
+  if (user_defined.empty()) return;
+  const auto fields = nlohmann::json::parse(user_defined, nullptr, false);
+  if (!fields.is_object()) return;
+  ObjectMemory& memory = object.memory;
+  memory.footprint_bytes = bytes_field(fields, "task_footprint_bytes", 0.0, object.id);
+  memory.working_bytes = bytes_field(fields, "task_working_bytes", 0.0, object.id);
+  memory.shared_bytes = bytes_field(fields, "shared_bytes", 0.0, object.id);
+  if (const auto it = fields.find("shared_id"); it != fields.end() && it->is_number_integer()) {
+    memory.shared_id = it->get<std::int64_t>();
+  }
+  // LBAF takes the rank's working memory from its tasks (every task of a rank carries it).
+  input.working_bytes = bytes_field(fields, "rank_working_bytes", input.working_bytes, object.id);
+}
+
+std::optional<double> metadata_number(const std::string& extra, const char* key, Rank rank) {
+  if (extra.empty()) return std::nullopt;
+  const auto metadata = nlohmann::json::parse(extra, nullptr, false);
+  if (!metadata.is_object()) return std::nullopt;
+  const auto it = metadata.find(key);
+  if (it == metadata.end()) return std::nullopt;
+  if (!it->is_number() || it->get<double>() < 0.0) {
+    throw std::invalid_argument("rank " + std::to_string(rank) + ": metadata." + key +
+                                " must be a number >= 0, got " + it->dump());
+  }
+  return it->get<double>();
+}
+
+}  // namespace
+
 StrategyInput strategy_input(const RankData& data, PhaseId phase_id) {
   const Phase* phase = data.find_phase(phase_id);
   if (!phase) {
@@ -64,10 +111,13 @@ StrategyInput strategy_input(const RankData& data, PhaseId phase_id) {
   }
   StrategyInput input;
   input.rank = data.rank;
+  input.rank_alpha = metadata_number(data.metadata_extra, "rank_alpha", data.rank);
+  input.memory_limit = metadata_number(data.metadata_extra, "memory_limit", data.rank);
   input.objects.reserve(phase->tasks.size());
   for (const auto& task : phase->tasks) {
     input.objects.push_back(
-        LbObject{task.entity.id, task.time, task.entity.migratable.value_or(true)});
+        LbObject{task.entity.id, task.time, task.entity.migratable.value_or(true), {}});
+    read_memory(task.user_defined, input.objects.back(), input);
   }
   for (const auto& edge : phase->communications) {
     if (edge.type != "SendRecv") continue;

@@ -22,7 +22,7 @@ std::vector<StrategyInput> make_ranks(const std::vector<std::vector<double>>& lo
   std::uint64_t id = 1;
   for (std::size_t r = 0; r < loads.size(); ++r) {
     ranks[r].rank = static_cast<Rank>(r);
-    for (double l : loads[r]) ranks[r].objects.push_back(LbObject{ObjectId::packed(id++), l, true});
+    for (double l : loads[r]) ranks[r].objects.push_back(LbObject{ObjectId::packed(id++), l, true, {}});
   }
   return ranks;
 }

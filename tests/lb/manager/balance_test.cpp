@@ -47,9 +47,9 @@ tessera::lb::Plan virtual_plan(const std::string& strategy, const std::string& a
     in.rank = r;
     for (std::int64_t i = 0; i < kPerRank; ++i) {
       const auto e = static_cast<std::uint64_t>(r * kPerRank + i);
-      in.objects.push_back({tessera::lb::ObjectId::sequential(e, collection), skewed(e), true});
+      in.objects.push_back({tessera::lb::ObjectId::sequential(e, collection), skewed(e), true, {}});
     }
-    in.objects.push_back({tessera::lb::ObjectId::packed(static_cast<std::uint64_t>(r)), 0.0, false});
+    in.objects.push_back({tessera::lb::ObjectId::packed(static_cast<std::uint64_t>(r)), 0.0, false, {}});
   }
   tessera::lb::comm::VirtualBackend backend(ranks);
   return tessera::lb::Registry::builtin().create(strategy, args)->run(backend, inputs);

@@ -81,7 +81,7 @@ lb::StrategyInput rank_of(lb::Rank r, std::vector<std::pair<std::uint64_t, doubl
                           std::vector<std::tuple<std::uint64_t, std::uint64_t, double>> edges = {}) {
   lb::StrategyInput input;
   input.rank = r;
-  for (auto [id, load] : objects) input.objects.push_back(lb::LbObject{lb::ObjectId::packed(id), load, true});
+  for (auto [id, load] : objects) input.objects.push_back(lb::LbObject{lb::ObjectId::packed(id), load, true, {}});
   for (auto [from, to, bytes] : edges) {
     input.edges.push_back(lb::LbEdge{lb::ObjectId::packed(from), lb::ObjectId::packed(to), 1, bytes});
   }

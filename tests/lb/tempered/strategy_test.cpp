@@ -21,7 +21,7 @@ std::vector<StrategyInput> make_ranks(const std::vector<std::vector<double>>& lo
   std::uint64_t id = 1;
   for (std::size_t r = 0; r < loads.size(); ++r) {
     ranks[r].rank = static_cast<Rank>(r);
-    for (double l : loads[r]) ranks[r].objects.push_back(LbObject{ObjectId::packed(id++), l, true});
+    for (double l : loads[r]) ranks[r].objects.push_back(LbObject{ObjectId::packed(id++), l, true, {}});
   }
   return ranks;
 }
@@ -34,7 +34,7 @@ std::vector<StrategyInput> skewed(Rank ranks, Rank mapped, int objects, std::uin
   for (int i = 0; i < objects; ++i) {
     const double load = 1e-5 + (1e-1 - 1e-5) * random.real();
     out[random.below(static_cast<std::uint64_t>(mapped))].objects.push_back(
-        LbObject{ObjectId::packed(static_cast<std::uint64_t>(i)), load, true});
+        LbObject{ObjectId::packed(static_cast<std::uint64_t>(i)), load, true, {}});
   }
   return out;
 }

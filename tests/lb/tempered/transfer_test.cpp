@@ -13,7 +13,7 @@ using Ordering = TemperedOptions::Ordering;
 std::vector<LbObject> objects(const std::vector<double>& loads, std::vector<std::uint64_t> ids = {}) {
   std::vector<LbObject> out;
   for (std::size_t i = 0; i < loads.size(); ++i) {
-    out.push_back(LbObject{ObjectId::packed(ids.empty() ? i : ids[i]), loads[i], true});
+    out.push_back(LbObject{ObjectId::packed(ids.empty() ? i : ids[i]), loads[i], true, {}});
   }
   return out;
 }

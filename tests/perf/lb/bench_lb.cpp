@@ -116,7 +116,7 @@ std::vector<StrategyInput> deal(const std::vector<double>& tasks, Rank ranks, in
       const int take = r % n == 0 ? m : 1;
       for (int k = 0; k < take && next < tasks.size(); ++k, ++next) {
         input[static_cast<std::size_t>(r)].objects.push_back(
-            LbObject{ObjectId::packed(next), tasks[next], true});
+            LbObject{ObjectId::packed(next), tasks[next], true, {}});
       }
     }
   }

@@ -115,10 +115,23 @@ struct LbData {
 
 // --- What strategies see -------------------------------------------------------------------------
 
+// An object's memory as vt and LBAF name it in a task's `user_defined` fields (all bytes):
+// task_footprint_bytes (resident while the object lives on a rank), task_working_bytes (extra
+// while it runs; a rank needs the largest of its objects'), and a shared block (shared_id,
+// shared_bytes) that every object with that id on one rank shares. Zero / -1 when absent.
+struct ObjectMemory {
+  double footprint_bytes = 0.0;
+  double working_bytes = 0.0;
+  std::int64_t shared_id = -1;
+  double shared_bytes = 0.0;
+  bool operator==(const ObjectMemory&) const = default;
+};
+
 struct LbObject {
   ObjectId id;
   double load = 0.0;  // seconds predicted for the next phase
   bool migratable = true;
+  ObjectMemory memory;
 };
 
 struct LbEdge {
@@ -128,18 +141,24 @@ struct LbEdge {
   double bytes = 0.0;
 };
 
-// One rank's share of the balancing problem.
+// One rank's share of the balancing problem. The memory and alpha fields feed the work model
+// (work_model.hpp); they come from the LB data (task `user_defined` rank_working_bytes, rank
+// metadata `rank_alpha` and `memory_limit`) and are left at their defaults otherwise.
 struct StrategyInput {
   Rank rank = 0;
   std::vector<LbObject> objects;
   std::vector<LbEdge> edges;
+  double working_bytes = 0.0;               // the rank's own memory (rank_working_bytes), bytes
+  std::optional<double> rank_alpha;         // seconds of work per second of load on this rank
+  std::optional<double> memory_limit;       // bytes; the metadata's per-rank limit
 
   double load() const;  // sum of object loads, seconds
 };
 
-// Cuts rank `data`'s phase `phase` into a strategy input (objects it ran, SendRecv edges).
-// Entities without a `migratable` field count as migratable, as in vt.
-// Throws std::out_of_range naming the phase when the rank lacks it.
+// Cuts rank `data`'s phase `phase` into a strategy input (objects it ran, SendRecv edges, memory
+// fields, rank_alpha and memory_limit). Entities without a `migratable` field count as migratable,
+// as in vt. Throws std::out_of_range naming the phase when the rank lacks it, and
+// std::invalid_argument naming the object when a memory field is negative or not a number.
 StrategyInput strategy_input(const RankData& data, PhaseId phase);
 
 struct Migration {

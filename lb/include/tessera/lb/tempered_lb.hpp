@@ -68,6 +68,21 @@
 // DistributedLB and LBAF) and the inform stage ends when the backend is quiet (termination
 // detection in a live run); the plan then depends on delivery order.
 //
+// The work model (work_model.hpp; vt's TemperedWMin, LBAF's AffineCombination, CCM-LB). When beta,
+// gamma or delta is non-zero, a rank_alpha differs from alpha, or a memory limit applies, every
+// rank's load above is replaced by its exact work W (its objects' edges travel with them, after
+// one directory exchange that brings each recorded edge to the ranks holding its ends): the
+// average, the gossip, the CMF, the threshold and I are of work, and the ordering reads each
+// object's marginal work (W minus the work without it). The relaxed criterion becomes
+// max(W_x', W_p') < W_p: the sender knows W_p' exactly and bounds W_x' from above by
+// W_x + alpha o_load + beta max(o's bytes out, in) + delta (o's block bytes when x is not its home);
+// the receiver then computes W_x' exactly and, with admit=receiver, returns what fails. A memory
+// limit is checked by the sender against gossiped headroom (an upper bound of what o adds) and
+// by the receiver exactly, whatever `admit` says; refusals are counted apart (rejected_memory).
+// Where we differ: vt's TemperedWMin sums per-object work estimates and swaps clusters of shared
+// blocks; here work is the rank's, exact, and objects move one by one. transfer=sequential with
+// the model on is refused (it balances load only).
+//
 // Loads are seconds. Errors: ArgumentError for invalid options (fanout < 1, rounds < 1, ...).
 
 #include <cstdint>
@@ -77,6 +92,7 @@
 
 #include "tessera/lb/args.hpp"
 #include "tessera/lb/strategy.hpp"
+#include "tessera/lb/work_model.hpp"
 
 namespace tessera::lb {
 
@@ -101,6 +117,7 @@ struct TemperedOptions {
   bool deterministic = false;
   enum class Admit { receiver, all };
   Admit admit = Admit::receiver;
+  WorkModel work;  // keys alpha, beta, gamma, delta, memory_limit (work_model.hpp)
 
   // GrapevineLB's choices (seed 003, section IV-B) with the given gossip settings.
   static TemperedOptions grapevine(int fanout, int rounds, Knowledge knowledge, double threshold,
@@ -121,7 +138,9 @@ struct TemperedIteration {
   int iteration = 0;             // 1-based within the trial
   std::int64_t transfers = 0;    // transfers accepted by the criterion, all ranks
   std::int64_t rejected = 0;     // transfers the criterion rejected, all ranks
-  double imbalance = 0.0;        // I of the proposed placement after this iteration
+  std::int64_t rejected_memory = 0;  // transfers refused because a memory limit would break
+  double imbalance = 0.0;        // I of the proposed placement after this iteration (of work
+                                 // when the work model is on)
 };
 
 struct TemperedReport {

@@ -11,6 +11,7 @@ void Knowledge::clear() {
   std::fill(bits_.begin(), bits_.end(), 0);
   ranks_.clear();
   loads_.clear();
+  headrooms_.clear();
 }
 
 std::vector<Rank> Knowledge::sample_unknown(Random& random, Rank ranks, Rank self, std::size_t count) const {
@@ -51,9 +52,9 @@ void TemperedRank::reset_knowledge() {
 }
 
 void TemperedRank::inform(comm::Context& ctx) {
-  const double own = load();
+  const double own = value();
   if (!(own < shared_->average)) return;
-  known_.add(rank_, own, shared_->size);
+  known_.add(rank_, own, shared_->size, headroom());
   Random random = stream(Stage::inform, 0);
   send_gossip(ctx, 1, random);
 }
@@ -65,20 +66,26 @@ void TemperedRank::forward_if_reached(comm::Context& ctx, int round) {
 }
 
 void TemperedRank::report_underload(comm::Context& ctx) {
-  const double own = load();
-  if (own < shared_->average) ctx.send(0, shared_->underload, LoadReport{own});
+  const double own = value();
+  if (own < shared_->average) ctx.send(0, shared_->underload, LoadReport{own, headroom()});
 }
 
 void TemperedRank::on_underload(comm::Context& ctx, const LoadReport& report) {
-  if (underloads_.empty()) underloads_.assign(static_cast<std::size_t>(shared_->size), HUGE_VAL);
+  // Loads by rank (+inf where not underloaded), then, with memory limits, headrooms by rank.
+  const auto ranks = static_cast<std::size_t>(shared_->size);
+  if (underloads_.empty()) underloads_.assign(shared_->limited ? 2 * ranks : ranks, HUGE_VAL);
   underloads_[static_cast<std::size_t>(ctx.source())] = report.load;
+  if (shared_->limited) underloads_[ranks + static_cast<std::size_t>(ctx.source())] = report.headroom;
 }
 
 void TemperedRank::learn_all(const std::vector<double>& underloads) {
   known_.clear();
-  if (!(load() > shared_->options->threshold * shared_->average)) return;
-  for (std::size_t r = 0; r < underloads.size(); ++r) {
-    if (std::isfinite(underloads[r])) known_.add(static_cast<Rank>(r), underloads[r], shared_->size);
+  if (!(value() > shared_->options->threshold * shared_->average)) return;
+  const auto ranks = static_cast<std::size_t>(shared_->size);
+  for (std::size_t r = 0; r < ranks && r < underloads.size(); ++r) {
+    if (std::isfinite(underloads[r]))
+      known_.add(static_cast<Rank>(r), underloads[r], shared_->size,
+                 underloads.size() > ranks ? underloads[ranks + r] : HUGE_VAL);
   }
 }
 
@@ -86,7 +93,9 @@ void TemperedRank::on_gossip(comm::Context& ctx, const GossipMessage& message) {
   // A rank's load does not change during an inform stage, so a rank heard of twice carries the
   // same load both times and the union does not depend on arrival order.
   if (static_cast<std::int64_t>(known_.size()) < shared_->underloaded) {
-    for (std::size_t i = 0; i < message.ranks.size(); ++i) known_.add(message.ranks[i], message.loads[i], shared_->size);
+    const bool headrooms = !message.headrooms.empty();
+    for (std::size_t i = 0; i < message.ranks.size(); ++i)
+      known_.add(message.ranks[i], message.loads[i], shared_->size, headrooms ? message.headrooms[i] : HUGE_VAL);
   }
   if (shared_->options->deterministic) {
     // Forwarding waits for the round's barrier (forward_if_reached): the union merged by then
@@ -106,7 +115,8 @@ void TemperedRank::send_gossip(comm::Context& ctx, int round, Random& random) {
   const auto targets = known_.sample_unknown(random, shared_->size, rank_,
                                              static_cast<std::size_t>(shared_->options->fanout));
   if (targets.empty()) return;
-  const GossipMessage message{round, known_.ranks(), known_.loads()};
+  const GossipMessage message{round, known_.ranks(), known_.loads(),
+                              shared_->limited ? known_.headrooms() : std::vector<double>{}};
   for (Rank target : targets) ctx.send(target, shared_->gossip, message);
 }
 

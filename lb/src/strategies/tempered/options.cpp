@@ -108,7 +108,11 @@ void Options::validate(std::string_view who) const {
   }
 }
 
-std::vector<KeySpec> TemperedLB::grapevine_keys() { return gossip_keys(); }
+std::vector<KeySpec> TemperedLB::grapevine_keys() {
+  auto keys = gossip_keys();
+  for (auto& key : WorkModel::keys()) keys.push_back(std::move(key));
+  return keys;
+}
 
 std::vector<KeySpec> TemperedLB::keys() {
   auto keys = gossip_keys();
@@ -129,6 +133,7 @@ std::vector<KeySpec> TemperedLB::keys() {
                             "order objects are tried in: arbitrary, element_id, load_intensive (Alg. 4), "
                             "fewest_migrations (Alg. 5), lightweight (Alg. 6)",
                             {"arbitrary", "element_id", "load_intensive", "fewest_migrations", "lightweight"}));
+  for (auto& key : WorkModel::keys()) keys.push_back(std::move(key));
   return keys;
 }
 
@@ -147,17 +152,17 @@ TemperedLB TemperedLB::from_args(const Args& args) {
   o.cmf = cmf_of(args.text("cmf"));
   o.ordering = ordering_of(args.text("ordering"));
   o.admit = args.text("admit") == "all" ? Options::Admit::all : Options::Admit::receiver;
+  o.work = WorkModel::from_args(args);
   return TemperedLB(o);
 }
 
 TemperedLB TemperedLB::grapevine_from_args(const Args& args) {
-  return TemperedLB(Options::grapevine(static_cast<int>(args.integer("fanout")),
-                                       static_cast<int>(args.integer("rounds")),
-                                       knowledge_of(args.text("knowledge")), args.real("threshold"),
-                                       static_cast<std::uint64_t>(args.integer("seed")),
-                                       args.boolean("deterministic"),
-                                       transfer_of(args.text("transfer"))),
-                    "GrapevineLB");
+  Options o = Options::grapevine(static_cast<int>(args.integer("fanout")), static_cast<int>(args.integer("rounds")),
+                                 knowledge_of(args.text("knowledge")), args.real("threshold"),
+                                 static_cast<std::uint64_t>(args.integer("seed")), args.boolean("deterministic"),
+                                 transfer_of(args.text("transfer")));
+  o.work = WorkModel::from_args(args);
+  return TemperedLB(o, "GrapevineLB");
 }
 
 }  // namespace tessera::lb

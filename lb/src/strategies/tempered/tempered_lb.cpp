@@ -37,8 +37,24 @@ void inform(Team& team, Shared& shared) {
 }
 
 double imbalance(Team& team, double average) {
-  const double max = team.allreduce(comm::ReduceOp::max, [](TemperedRank& self) { return self.load(); });
+  const double max = team.allreduce(comm::ReduceOp::max, [](TemperedRank& self) { return self.value(); });
   return average > 0.0 ? max / average - 1.0 : 0.0;
+}
+
+// Work model on: average work of the current placement (work depends on where objects are).
+void update_average(Team& team, Shared& shared) {
+  if (!shared.modeled) return;
+  const double total = team.allreduce(comm::ReduceOp::sum, [](TemperedRank& self) { return self.value(); });
+  shared.average = total / static_cast<double>(shared.size);
+}
+
+// Work model with beta != 0: every recorded edge reaches the holders of its ends.
+void exchange_edges(Team& team) {
+  team.step([](TemperedRank& self, comm::Context& ctx) { self.send_to_directory(ctx); });
+  team.run_until_quiet();
+  team.step([](TemperedRank& self, comm::Context& ctx) { self.forward_edges(ctx); });
+  team.run_until_quiet();
+  team.step([](TemperedRank& self, comm::Context&) { self.attach_edges(); });
 }
 
 }  // namespace
@@ -64,9 +80,24 @@ Plan TemperedLB::run(comm::Backend& backend, std::span<const StrategyInput> host
   shared.plan = team.handler<&TemperedRank::on_plan>();
   shared.underload = team.handler<&TemperedRank::on_underload>();
   shared.turn = team.handler<&TemperedRank::on_turn>();
+  shared.directory = team.handler<&TemperedRank::on_directory>();
+  shared.edges = team.handler<&TemperedRank::on_edges>();
+
+  shared.modeled = team.allreduce(comm::ReduceOp::max, [](TemperedRank& self) {
+    return std::int64_t{self.needs_model() ? 1 : 0};
+  }) > 0;
+  shared.limited = team.allreduce(comm::ReduceOp::max, [](TemperedRank& self) {
+    return std::int64_t{self.has_limit() ? 1 : 0};
+  }) > 0;
+  if (shared.modeled && options_.transfer == TemperedOptions::Transfer::sequential) {
+    throw ArgumentError(name_ + ": transfer=sequential balances load only; the work model (beta, gamma, delta, "
+                        "rank_alpha, memory limits) needs transfer=distributed");
+  }
+  if (shared.modeled && options_.work.beta != 0.0) exchange_edges(team);
 
   const double total = team.allreduce(comm::ReduceOp::sum, [](TemperedRank& self) { return self.load(); });
   shared.average = total / static_cast<double>(shared.size);
+  update_average(team, shared);
 
   report_ = TemperedReport{};
   report_.rounds = shared.rounds;
@@ -77,6 +108,7 @@ Plan TemperedLB::run(comm::Backend& backend, std::span<const StrategyInput> host
     for (int iteration = 1; iteration <= options_.iters; ++iteration) {
       shared.trial = static_cast<std::uint64_t>(trial);
       shared.iteration = static_cast<std::uint64_t>(iteration);
+      update_average(team, shared);
       inform(team, shared);
       if (options_.transfer == TemperedOptions::Transfer::sequential) {
         team.step_on(0, [](TemperedRank& self, comm::Context& ctx) { self.take_turn(ctx, {}); });
@@ -85,16 +117,18 @@ Plan TemperedLB::run(comm::Backend& backend, std::span<const StrategyInput> host
       }
       team.run_until_quiet();
       team.step([](TemperedRank& self, comm::Context& ctx) { self.accept_arrivals(ctx); });
-      if (options_.transfer == TemperedOptions::Transfer::distributed && options_.admit == TemperedOptions::Admit::receiver) {
+      if (options_.transfer == TemperedOptions::Transfer::distributed &&
+          (options_.admit == TemperedOptions::Admit::receiver || shared.modeled)) {
         team.run_until_quiet();
         team.step([](TemperedRank& self, comm::Context&) { self.take_returns(); });
       }
 
       const auto counts = team.allreduce(comm::ReduceOp::sum, [](TemperedRank& self) {
-        return std::vector<std::int64_t>{self.transfers(), self.rejected()};
+        return std::vector<std::int64_t>{self.transfers(), self.rejected(), self.rejected_memory()};
       });
+      update_average(team, shared);
       const double now = imbalance(team, shared.average);
-      report_.iterations.push_back(TemperedIteration{trial, iteration, counts[0], counts[1], now});
+      report_.iterations.push_back(TemperedIteration{trial, iteration, counts[0], counts[1], counts[2], now});
       // Strictly lower only: the starting placement wins ties, so nothing moves for nothing.
       if (now < report_.best_imbalance) {
         report_.best_imbalance = now;

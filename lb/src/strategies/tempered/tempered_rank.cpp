@@ -8,9 +8,13 @@
 namespace tessera::lb::tempered {
 
 TemperedRank::TemperedRank(const Shared& shared, const StrategyInput& input)
-    : shared_(&shared), rank_(input.rank) {
+    : shared_(&shared),
+      rank_(input.rank),
+      input_(&input),
+      alpha_(shared.options->work.alpha_of(input)),
+      limit_(shared.options->work.limit_of(input)) {
   start_.reserve(input.objects.size());
-  for (const auto& object : input.objects) start_.push_back(Held{object, input.rank});
+  for (const auto& object : input.objects) start_.push_back(Held{object, input.rank, {}});
   held_ = start_;
   best_ = start_;
 }
@@ -56,6 +60,8 @@ std::vector<Held> TemperedRank::take_accepted(const TransferOutcome& outcome) {
 void TemperedRank::propose(comm::Context& ctx) {
   transfers_ = 0;
   rejected_ = 0;
+  rejected_memory_ = 0;
+  if (shared_->modeled) return propose_modeled(ctx);
   const double own = load();
   if (!(own > shared_->options->threshold * shared_->average)) return;
   std::vector<Peer> peers = known_peers();
@@ -142,6 +148,7 @@ void TemperedRank::accept_arrivals(comm::Context& ctx) {
   std::stable_sort(arrivals_.begin(), arrivals_.end(),
                    [](const auto& a, const auto& b) { return a.first < b.first; });
   const TemperedOptions& options = *shared_->options;
+  if (shared_->modeled) return admit_modeled(ctx);
   if (options.admit == TemperedOptions::Admit::all || options.transfer == TemperedOptions::Transfer::sequential) {
     for (auto& [source, message] : arrivals_) held_.insert(held_.end(), message.objects.begin(), message.objects.end());
     arrivals_.clear();

@@ -3,30 +3,41 @@
 // what it knows about underloaded ranks, and the message handlers of the inform stage
 // (Algorithm 1), of proposed transfers and of the final plan.
 
+#include <cmath>
 #include <cstdint>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
 #include "tessera/lb/comm.hpp"
 #include "tessera/lb/tempered_lb.hpp"
 #include "tessera/lb/tempered_transfer.hpp"
+#include "tessera/lb/work_model.hpp"
 
 namespace tessera::lb::tempered {
 
-// An object in a proposal, with the rank it was on before balancing (where the plan must be told).
+// An object in a proposal, with the rank it was on before balancing (where the plan must be told,
+// and the home of its shared block) and, when the work model counts bytes, its edges.
 struct Held {
   LbObject object;
   Rank origin = no_rank;
+  std::vector<HalfEdge> edges;
+  template <class A>
+  void serialize(A& ar) {
+    ar(object, origin, edges);
+  }
 };
 
-// GOSSIPHANDLER's arguments: the sender's known underloaded ranks and their loads (aligned).
+// GOSSIPHANDLER's arguments: the sender's known underloaded ranks and their loads (aligned), and
+// with a memory limit the bytes each may still take (aligned; empty without limits).
 struct GossipMessage {
   std::int32_t round = 0;
   std::vector<Rank> ranks;
   std::vector<double> loads;
+  std::vector<double> headrooms;
   template <class A>
   void serialize(A& ar) {
-    ar(round, ranks, loads);
+    ar(round, ranks, loads, headrooms);
   }
 };
 
@@ -53,9 +64,32 @@ struct TurnToken {
   }
 };
 
-// An underloaded rank's load, sent to rank 0 for complete knowledge.
+// An underloaded rank's load (or work), sent to rank 0 for complete knowledge, and the bytes it may
+// still take under its memory limit (+inf without one).
 struct LoadReport {
   double load = 0.0;  // seconds
+  double headroom = 0.0;
+};
+
+// Work model with beta != 0: edges recorded by a rank, sent to the directory rank of each end
+// (hash of the object id), with the objects the sender holds, so that every edge reaches the
+// ranks holding its ends whichever rank recorded it.
+struct DirectoryMessage {
+  std::vector<ObjectId> objects;    // held by the sender
+  std::vector<ObjectId> endpoints;  // aligned with edges: the end this directory rank serves
+  std::vector<LbEdge> edges;
+  template <class A>
+  void serialize(A& ar) {
+    ar(objects, endpoints, edges);
+  }
+};
+
+struct EdgeDelivery {
+  std::vector<LbEdge> edges;
+  template <class A>
+  void serialize(A& ar) {
+    ar(edges);
+  }
 };
 
 // The moves of the receiver's original objects in the chosen proposal.
@@ -79,7 +113,7 @@ class Knowledge {
   }
   // Adds r unless known. `ranks` is P, the size of the bitmap. Inline: the gossip calls it once
   // per entry of every message, hundreds of millions of times per iteration on 4096 ranks.
-  void add(Rank r, double load, Rank ranks) {
+  void add(Rank r, double load, Rank ranks, double headroom = HUGE_VAL) {
     if (bits_.empty()) bits_.assign((static_cast<std::size_t>(ranks) + 63) / 64, 0);
     const auto i = static_cast<std::size_t>(r);
     const std::uint64_t bit = std::uint64_t{1} << (i % 64);
@@ -87,10 +121,12 @@ class Knowledge {
     bits_[i / 64] |= bit;
     ranks_.push_back(r);
     loads_.push_back(load);
+    headrooms_.push_back(headroom);
   }
   std::size_t size() const { return ranks_.size(); }
   const std::vector<Rank>& ranks() const { return ranks_; }
   const std::vector<double>& loads() const { return loads_; }
+  const std::vector<double>& headrooms() const { return headrooms_; }
   // Up to `count` distinct ranks of [0, P) that are neither known nor `self`, drawn uniformly.
   std::vector<Rank> sample_unknown(Random& random, Rank ranks, Rank self, std::size_t count) const;
 
@@ -98,6 +134,7 @@ class Knowledge {
   std::vector<std::uint64_t> bits_;  // allocated on first add
   std::vector<Rank> ranks_;
   std::vector<double> loads_;
+  std::vector<double> headrooms_;  // bytes each may still take; +inf without memory limits
 };
 
 // What every rank agrees on during one iteration; set between collective steps only.
@@ -110,6 +147,12 @@ struct Shared {
                                  // has nothing left to learn and skips merging
   std::uint64_t trial = 0;
   std::uint64_t iteration = 0;
+  // Work model (work_mode.cpp): modeled when work is not load or a memory limit applies; then
+  // `average` is of work and recomputed every iteration. limited: some rank has a memory limit.
+  bool modeled = false;
+  bool limited = false;
+  comm::Handler<DirectoryMessage> directory;
+  comm::Handler<EdgeDelivery> edges;
   comm::Handler<GossipMessage> gossip;
   comm::Handler<TransferMessage> proposal;
   comm::Handler<TransferMessage> returned;
@@ -126,7 +169,22 @@ class TemperedRank {
   TemperedRank(const Shared& shared, const StrategyInput& input);
 
   double load() const;  // of the current proposal, seconds
-  bool underloaded() const { return load() < shared_->average; }
+  // What the balancer evens out: load, or work when the model is on (seconds).
+  double value() const { return shared_->modeled ? modeled().work() : load(); }
+  bool underloaded() const { return value() < shared_->average; }
+  // Whether this rank's input needs the work model (load_only_here false, or a memory limit).
+  bool needs_model() const;
+  bool has_limit() const { return std::isfinite(limit_); }
+
+  // --- work model (work_mode.cpp) ---
+  // The edge exchange (beta != 0): send recorded edges to the directory ranks of their ends,
+  // then the directory ranks pass them to the holders, which attach them to their objects.
+  void send_to_directory(comm::Context& ctx);
+  void on_directory(comm::Context& ctx, const DirectoryMessage& message);
+  void forward_edges(comm::Context& ctx);
+  void on_edges(comm::Context& ctx, const EdgeDelivery& message);
+  void attach_edges();
+  std::int64_t rejected_memory() const { return rejected_memory_; }
 
   // --- inform (Algorithm 1) ---
   // Forgets what the previous iteration learned.
@@ -182,9 +240,22 @@ class TemperedRank {
   // Removes the accepted objects from held_ and returns them, in decision order.
   std::vector<Held> take_accepted(const TransferOutcome& outcome);
   void send_gossip(comm::Context& ctx, int round, Random& random);
+  // The work and memory of the current proposal.
+  RankWork modeled() const;
+  double headroom() const { return has_limit() ? limit_ - modeled().memory() : HUGE_VAL; }
+  // Work-model TRANSFER (distributed) and admission of arrivals.
+  void propose_modeled(comm::Context& ctx);
+  void admit_modeled(comm::Context& ctx);
 
   const Shared* shared_;
   Rank rank_;
+  const StrategyInput* input_;
+  double alpha_ = 1.0;
+  double limit_ = HUGE_VAL;  // bytes
+  std::int64_t rejected_memory_ = 0;
+  std::unordered_map<ObjectId, Rank, ObjectIdHash> directory_;     // directory rank: holder by object
+  std::vector<std::pair<ObjectId, LbEdge>> directory_edges_;        // directory rank: edges by end
+  std::vector<LbEdge> delivered_;
   std::vector<Held> start_;
   std::vector<Held> held_;
   std::vector<Held> best_;

@@ -1,0 +1,217 @@
+// TemperedLB with the work model on (tempered_lb.hpp, work_model.hpp): the edge exchange that
+// gives every object its edges, the transfer stage in work, and the admission of arrivals against
+// the receiver's exact work and memory.
+
+#include <algorithm>
+#include <map>
+
+#include "tempered_rank.hpp"
+
+namespace tessera::lb::tempered {
+
+namespace {
+
+Rank directory_of(const ObjectId& id, Rank ranks) {
+  return static_cast<Rank>(ObjectIdHash{}(id) % static_cast<std::size_t>(ranks));
+}
+
+// An upper bound of the bytes `held` adds to a rank that may already hold its block.
+double memory_bound(const Held& held) {
+  const ObjectMemory& m = held.object.memory;
+  return m.footprint_bytes + m.working_bytes + (m.shared_id >= 0 ? m.shared_bytes : 0.0);
+}
+
+}  // namespace
+
+bool TemperedRank::needs_model() const {
+  return !shared_->options->work.load_only_here(*input_) || has_limit();
+}
+
+RankWork TemperedRank::modeled() const {
+  RankWork state(shared_->options->work, rank_, alpha_, input_->working_bytes);
+  for (const Held& held : held_) state.add(held.object, held.edges, held.origin);
+  return state;
+}
+
+// --- edge exchange -------------------------------------------------------------------------------
+
+void TemperedRank::send_to_directory(comm::Context& ctx) {
+  std::map<Rank, DirectoryMessage> outgoing;  // ascending destination: a fixed send order
+  for (const Held& held : start_) outgoing[directory_of(held.object.id, shared_->size)].objects.push_back(held.object.id);
+  for (const LbEdge& edge : input_->edges) {
+    if (edge.from == edge.to) continue;
+    for (const ObjectId& end : {edge.from, edge.to}) {
+      DirectoryMessage& message = outgoing[directory_of(end, shared_->size)];
+      message.endpoints.push_back(end);
+      message.edges.push_back(edge);
+    }
+  }
+  for (const auto& [dest, message] : outgoing) ctx.send(dest, shared_->directory, message);
+}
+
+void TemperedRank::on_directory(comm::Context& ctx, const DirectoryMessage& message) {
+  for (const ObjectId& id : message.objects) directory_[id] = ctx.source();
+  for (std::size_t i = 0; i < message.edges.size(); ++i) directory_edges_.emplace_back(message.endpoints[i], message.edges[i]);
+}
+
+void TemperedRank::forward_edges(comm::Context& ctx) {
+  std::map<Rank, EdgeDelivery> outgoing;
+  for (const auto& [end, edge] : directory_edges_) {
+    // An end that is no object of the phase (a runtime object, an objgroup) has no holder.
+    if (const auto it = directory_.find(end); it != directory_.end()) outgoing[it->second].edges.push_back(edge);
+  }
+  directory_.clear();
+  directory_edges_.clear();
+  for (const auto& [dest, delivery] : outgoing) ctx.send(dest, shared_->edges, delivery);
+}
+
+void TemperedRank::on_edges(comm::Context&, const EdgeDelivery& message) {
+  delivered_.insert(delivered_.end(), message.edges.begin(), message.edges.end());
+}
+
+void TemperedRank::attach_edges() {
+  // An edge can arrive several times (recorded by both ranks, or both ends held here); one volume
+  // per (sender, receiver), the largest recorded, whatever the arrival order.
+  std::map<std::pair<ObjectId, ObjectId>, double> volumes;
+  for (const LbEdge& edge : delivered_) {
+    double& bytes = volumes[{edge.from, edge.to}];
+    bytes = std::max(bytes, edge.bytes);
+  }
+  delivered_.clear();
+  std::unordered_map<ObjectId, std::size_t, ObjectIdHash> index;
+  for (std::size_t i = 0; i < start_.size(); ++i) index.emplace(start_[i].object.id, i);
+  for (const auto& [ends, bytes] : volumes) {
+    if (const auto it = index.find(ends.first); it != index.end())
+      start_[it->second].edges.push_back(HalfEdge{ends.second, bytes, true});
+    if (const auto it = index.find(ends.second); it != index.end())
+      start_[it->second].edges.push_back(HalfEdge{ends.first, bytes, false});
+  }
+  held_ = start_;
+  best_ = start_;
+}
+
+// --- transfer in work ----------------------------------------------------------------------------
+
+void TemperedRank::propose_modeled(comm::Context& ctx) {
+  const TemperedOptions& options = *shared_->options;
+  const WorkModel& model = options.work;
+  RankWork state = modeled();
+  double own = state.work();
+  const double limit = options.threshold * shared_->average;
+  if (!(own > limit)) return;
+
+  // Known underloaded ranks in rank order (see known_peers), with their headroom.
+  std::vector<std::pair<Peer, double>> known;
+  for (std::size_t i = 0; i < known_.size(); ++i) {
+    if (known_.ranks()[i] != rank_) known.push_back({Peer{known_.ranks()[i], known_.loads()[i]}, known_.headrooms()[i]});
+  }
+  std::sort(known.begin(), known.end(), [](const auto& a, const auto& b) { return a.first.rank < b.first.rank; });
+  std::vector<Peer> peers;
+  std::vector<double> headroom;
+  for (const auto& [peer, room] : known) {
+    peers.push_back(peer);
+    headroom.push_back(room);
+  }
+  if (peers.empty()) return;
+
+  // The ordering reads each object's marginal work: what this rank saves by giving it away.
+  std::vector<LbObject> marginal;
+  marginal.reserve(held_.size());
+  for (const Held& held : held_) {
+    marginal.push_back(held.object);
+    marginal.back().load = own - state.work_without(held.object, held.edges, held.origin);
+  }
+  const auto order = order_objects(options.ordering, marginal, shared_->average, own);
+  Cmf cmf;
+  cmf.build(peers, shared_->average, options.cmf);
+  Random random = stream(Stage::transfer, 0);
+  std::vector<bool> leaving(held_.size(), false);
+  std::map<Rank, TransferMessage> outgoing;  // ascending destination: a fixed send order
+  for (std::size_t n = 0; n < order.size() && own > limit; ++n) {
+    const std::size_t peer = cmf.sample(random.real());
+    if (peer == Cmf::npos) break;
+    const Held& held = held_[order[n]];
+    double out = 0.0, in = 0.0;
+    for (const HalfEdge& e : held.edges) (e.out ? out : in) += e.bytes;
+    const ObjectMemory& m = held.object.memory;
+    const bool homeless = m.shared_id >= 0 && held.origin != peers[peer].rank;
+    const double after_peer = peers[peer].load + model.alpha * held.object.load + model.beta * std::max(out, in) +
+                              model.delta * (homeless ? m.shared_bytes : 0.0);
+    const double after_own = state.work_without(held.object, held.edges, held.origin);
+    if (memory_bound(held) > headroom[peer]) {
+      ++rejected_memory_;
+      continue;
+    }
+    const bool holds = options.criterion == TemperedOptions::Criterion::grapevine
+                           ? after_peer < shared_->average
+                           : std::max(after_peer, after_own) < own;
+    if (!holds) {
+      ++rejected_;
+      continue;
+    }
+    TransferMessage& message = outgoing[peers[peer].rank];
+    message.objects.push_back(held);
+    message.sender_loads.push_back(own);
+    state.remove(held.object, held.edges, held.origin);
+    own = state.work();
+    peers[peer].load = after_peer;
+    headroom[peer] -= memory_bound(held);
+    leaving[order[n]] = true;
+    ++transfers_;
+    if (options.cmf == TemperedOptions::Cmf::normbymax) cmf.build(peers, shared_->average, options.cmf);
+  }
+  std::vector<Held> staying;
+  for (std::size_t i = 0; i < held_.size(); ++i) {
+    if (!leaving[i]) staying.push_back(std::move(held_[i]));
+  }
+  held_ = std::move(staying);
+  for (const auto& [dest, message] : outgoing) ctx.send(dest, shared_->proposal, message);
+}
+
+void TemperedRank::admit_modeled(comm::Context& ctx) {
+  const TemperedOptions& options = *shared_->options;
+  const bool check_work = options.admit == TemperedOptions::Admit::receiver;
+  struct Candidate {
+    double sender_work;
+    Rank source;
+    std::size_t message;
+    std::size_t index;
+  };
+  std::vector<Candidate> candidates;
+  for (std::size_t m = 0; m < arrivals_.size(); ++m) {
+    const TransferMessage& message = arrivals_[m].second;
+    for (std::size_t i = 0; i < message.objects.size(); ++i)
+      candidates.push_back(Candidate{i < message.sender_loads.size() ? message.sender_loads[i] : 0.0,
+                                     arrivals_[m].first, m, i});
+  }
+  // Most loaded sender first, as in the load-only admission.
+  std::stable_sort(candidates.begin(), candidates.end(), [](const Candidate& a, const Candidate& b) {
+    return a.sender_work != b.sender_work ? a.sender_work > b.sender_work : a.source < b.source;
+  });
+  RankWork state = modeled();
+  std::map<Rank, TransferMessage> back;
+  for (const Candidate& c : candidates) {
+    Held& held = arrivals_[c.message].second.objects[c.index];
+    bool admit = true;
+    if (state.memory_with(held.object, held.origin) > limit_) {
+      ++rejected_memory_;
+      admit = false;
+    } else if (check_work) {
+      const double after = state.work_with(held.object, held.edges, held.origin);
+      admit = options.criterion == TemperedOptions::Criterion::grapevine ? after < shared_->average
+                                                                          : after < c.sender_work;
+      if (!admit) ++rejected_;
+    }
+    if (admit) {
+      state.add(held.object, held.edges, held.origin);
+      held_.push_back(std::move(held));
+    } else {
+      back[c.source].objects.push_back(std::move(held));
+      --transfers_;  // counted as accepted by the sender, undone here: totals stay gross moves
+    }
+  }
+  arrivals_.clear();
+  for (const auto& [source, message] : back) ctx.send(source, shared_->returned, message);
+}
+
+}  // namespace tessera::lb::tempered
