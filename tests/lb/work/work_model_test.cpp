@@ -1,0 +1,178 @@
+// The work model (lb/work_model.hpp): exact per-rank work and memory, the memory fields as LBAF
+// reads them from vt's user_defined, and TemperedLB balancing work and honouring memory limits on
+// hand-made cases whose plans are worked out in the comments.
+
+#include <gtest/gtest.h>
+
+#include "tessera/lb/lb_data_io.hpp"
+#include "tessera/lb/registry.hpp"
+#include "tessera/lb/tempered_lb.hpp"
+#include "tessera/lb/virtual_backend.hpp"
+#include "tessera/lb/work_model.hpp"
+
+namespace tessera::lb {
+namespace {
+
+ObjectId id(std::uint64_t v) { return ObjectId::packed(v); }
+Migration move(std::uint64_t v, Rank from, Rank to) { return Migration{id(v), from, to}; }
+
+// ranks[r] lists the loads of rank r's objects; ids count up from 1 in that order.
+std::vector<StrategyInput> make_ranks(const std::vector<std::vector<double>>& loads) {
+  std::vector<StrategyInput> ranks(loads.size());
+  std::uint64_t next = 1;
+  for (std::size_t r = 0; r < loads.size(); ++r) {
+    ranks[r].rank = static_cast<Rank>(r);
+    for (double l : loads[r]) ranks[r].objects.push_back(LbObject{id(next++), l, true, {}});
+  }
+  return ranks;
+}
+
+TemperedLB create(std::string_view args) {
+  auto strategy = Registry::builtin().create("TemperedLB", args);
+  return *dynamic_cast<TemperedLB*>(strategy.get());
+}
+
+Plan run(Strategy& strategy, const std::vector<StrategyInput>& ranks) {
+  comm::VirtualBackend backend(static_cast<Rank>(ranks.size()));
+  return strategy.run(backend, ranks);
+}
+
+TEST(WorkModel, RankWorkCountsOnlyOffRankBytesAndHoming) {
+  const WorkModel model{2.0, 0.5, 1.0, 0.25, 0.0};
+  // a -> b 100 bytes, b -> c 40 bytes, c -> a 10 bytes.
+  const std::vector<HalfEdge> a{{id(2), 100, true}, {id(3), 10, false}};
+  const std::vector<HalfEdge> b{{id(1), 100, false}, {id(3), 40, true}};
+  const LbObject oa{id(1), 3.0, true, {0, 0, 7, 8.0}};  // shared block 7, 8 bytes
+  const LbObject ob{id(2), 1.0, true, {}};
+  RankWork rank(model, 0, 2.0, 0.0);
+  rank.add(oa, a, 0);
+  // Sent 100 (a -> b off-rank), received 10: 2 x 3 + 0.5 x 100 + 1 = 57; the block is at home.
+  EXPECT_DOUBLE_EQ(rank.work(), 57.0);
+  EXPECT_DOUBLE_EQ(rank.work_with(ob, b, 0), 2 * 4.0 + 0.5 * 40 + 1);  // a -> b is free now
+  rank.add(ob, b, 0);
+  EXPECT_DOUBLE_EQ(rank.work(), 29.0);
+  EXPECT_DOUBLE_EQ(rank.work_without(oa, a, 0), 2 * 1.0 + 0.5 * 100 + 1);  // b receives from a
+  rank.remove(oa, a, 0);
+  EXPECT_DOUBLE_EQ(rank.work(), 53.0);
+  // A block homed on rank 3 costs delta x its bytes once, however many of its objects are here.
+  RankWork away(model, 0, 2.0, 0.0);
+  away.add(oa, {}, 3);
+  away.add(LbObject{id(9), 0.0, true, {0, 0, 7, 8.0}}, {}, 3);
+  EXPECT_DOUBLE_EQ(away.work(), 2 * 3.0 + 1 + 0.25 * 8);
+}
+
+TEST(WorkModel, MemoryIsWorkingBytesBlocksFootprintsAndTheLargestWorkingBytes) {
+  const WorkModel model;
+  RankWork rank(model, 0, 1.0, 1000.0);
+  rank.add(LbObject{id(1), 1.0, true, {10, 300, 4, 500}}, {}, 0);
+  rank.add(LbObject{id(2), 1.0, true, {20, 200, 4, 500}}, {}, 0);
+  EXPECT_DOUBLE_EQ(rank.memory(), 1000 + 500 + 30 + 300);
+  EXPECT_DOUBLE_EQ(rank.memory_with(LbObject{id(3), 1.0, true, {5, 900, 6, 50}}, 0), 1000 + 550 + 35 + 900);
+  rank.remove(LbObject{id(1), 1.0, true, {10, 300, 4, 500}}, {}, 0);
+  EXPECT_DOUBLE_EQ(rank.memory(), 1000 + 500 + 20 + 200);
+}
+
+TEST(WorkModel, ReadsLbafMemoryFieldsAndRankMetadata) {
+  // LBAF's user-defined-memory-toy-problem: rank 0 holds 11 tasks of 1024 footprint bytes in three
+  // shared blocks (ids 0, 4, 8) of 1.6e9 bytes, 110e6 working bytes each, 980e6 rank working bytes.
+  const LbData data = read_lb_data(TESSERA_LBAF_DATA_DIR "/data/user-defined-memory-toy-problem/toy_mem");
+  const StrategyInput rank0 = strategy_input(data.ranks[0], 0);
+  EXPECT_DOUBLE_EQ(rank0.working_bytes, 980e6);
+  EXPECT_EQ(rank0.objects[0].memory, (ObjectMemory{1024, 110e6, 4, 1.6e9}));
+  EXPECT_DOUBLE_EQ(rank_memory(rank0), 980e6 + 3 * 1.6e9 + 11 * 1024 + 110e6);
+  const WorkModel limited{1, 0, 0, 0, 5.8e9};
+  std::vector<StrategyInput> ranks;
+  for (const auto& r : data.ranks) ranks.push_back(strategy_input(r, 0));
+  EXPECT_GE(memory_violations(limited, ranks), 1);
+  EXPECT_EQ(memory_violations(WorkModel{}, ranks), 0);
+
+  RankData bad = data.ranks[0];
+  bad.phases[0].tasks[0].user_defined = R"({"task_footprint_bytes": -1})";
+  EXPECT_THROW(strategy_input(bad, 0), std::invalid_argument);
+  bad.phases[0].tasks[0].user_defined.clear();
+  bad.metadata_extra = R"({"rank_alpha": 0.5, "memory_limit": 4096})";
+  const StrategyInput meta = strategy_input(bad, 0);
+  EXPECT_EQ(meta.rank_alpha, 0.5);
+  EXPECT_EQ(meta.memory_limit, 4096.0);
+  EXPECT_DOUBLE_EQ(WorkModel{}.limit_of(meta), 4096.0);
+  EXPECT_FALSE(WorkModel{}.load_only_here(meta));
+}
+
+TEST(WorkModel, EdgesRecordedTwiceCountOnce) {
+  auto ranks = make_ranks({{1}, {1}});
+  ranks[0].edges.push_back(LbEdge{id(1), id(2), 1, 64});
+  ranks[1].edges.push_back(LbEdge{id(1), id(2), 1, 64});
+  ranks[1].edges.push_back(LbEdge{id(2), id(99), 1, 1e6});  // 99 is no object: dropped
+  const WorkModel model{1, 1, 0, 0, 0};
+  EXPECT_EQ(model.rank_work(ranks), (std::vector<double>{65, 65}));
+}
+
+// Rank 0 holds A = 3 and B = 3, which exchange 1000 bytes, and F = 1; rank 1 holds 0.5, rank 2
+// 4.5, rank 3 4 (average 4; rank 1 is the only underloaded rank). Load only, rank 0 gives A
+// (3 < 7 - 0.5) and stops at 4, splitting A from B. With beta = 0.003 s/byte, separating them
+// costs 3 s on both ranks: A and B fail max(W_x', W_p') < 7 (W_p' = 4 + 3), F passes (6 and 1.5).
+std::vector<StrategyInput> talking_pair() {
+  auto ranks = make_ranks({{3, 3, 1}, {0.5}, {4.5}, {4}});
+  ranks[0].edges.push_back(LbEdge{id(1), id(2), 10, 1000});
+  return ranks;
+}
+
+TEST(TemperedWork, LoadOnlySplitsTheTalkingPairTheWorkModelKeepsIt) {
+  const std::string keys = "ordering=element_id iters=1 trials=1 knowledge=complete deterministic=true";
+  auto load_only = create(keys);
+  EXPECT_EQ(run(load_only, talking_pair()).migrations, (std::vector<Migration>{move(1, 0, 1)}));
+
+  auto work = create(keys + " beta=0.003");
+  EXPECT_EQ(run(work, talking_pair()).migrations, (std::vector<Migration>{move(3, 0, 1)}));
+  const auto& report = work.report();
+  EXPECT_DOUBLE_EQ(report.initial_imbalance, 7.0 / 4.0 - 1.0);
+  ASSERT_EQ(report.iterations.size(), 1u);
+  EXPECT_EQ(report.iterations[0].transfers, 1);
+  EXPECT_EQ(report.iterations[0].rejected, 3);  // A, B on rank 0; rank 2's 4.5
+  EXPECT_EQ(report.iterations[0].rejected_memory, 0);
+  EXPECT_DOUBLE_EQ(report.best_imbalance, 6.0 / 4.0 - 1.0);  // works 6, 1.5, 4.5, 4
+
+  // The load-only plan, judged in work: rank 0 pays 4 + 3, rank 1 3.5 + 3 (I = 7 / 5.5 - 1).
+  auto split = talking_pair();
+  split[1].objects.push_back(split[0].objects[0]);
+  split[0].objects.erase(split[0].objects.begin());
+  const auto w = WorkModel{1, 0.003, 0, 0, 0}.rank_work(split);
+  EXPECT_DOUBLE_EQ(w[0], 7.0);
+  EXPECT_DOUBLE_EQ(w[1], 6.5);
+}
+
+TEST(TemperedWork, MemoryLimitForbidsTheOnlyImprovingMove) {
+  // Rank 0 holds X = 3 and Y = 1 (1000 footprint bytes each), rank 1 nothing but a 500-byte limit
+  // in its metadata. Load only, X would move (3 < 4 - 0); under the limit nothing fits.
+  auto ranks = make_ranks({{3, 1}, {}});
+  for (auto& o : ranks[0].objects) o.memory.footprint_bytes = 1000;
+  ranks[1].memory_limit = 500;
+  auto lb = create("ordering=element_id iters=1 trials=1 knowledge=complete deterministic=true");
+  EXPECT_TRUE(run(lb, ranks).migrations.empty());
+  ASSERT_EQ(lb.report().iterations.size(), 1u);
+  EXPECT_EQ(lb.report().iterations[0].rejected_memory, 2);
+  EXPECT_EQ(lb.report().iterations[0].transfers, 0);
+  // The same limit as a key applies to every rank (rank 0 holds 2000 bytes: it only sheds).
+  ranks[1].memory_limit.reset();
+  auto keyed = create("ordering=element_id iters=1 trials=1 knowledge=complete deterministic=true memory_limit=1500");
+  EXPECT_EQ(run(keyed, ranks).migrations, (std::vector<Migration>{move(1, 0, 1)}));
+}
+
+TEST(TemperedWork, ReceiverRefusesWhatTwoSendersTogetherWouldOverfill) {
+  // Ranks 0 and 1 each send their 2 (1000 footprint bytes) to rank 2, whose limit fits one: each
+  // sender sees 1000 bytes of headroom, the receiver admits the more loaded sender's object.
+  auto ranks = make_ranks({{2, 1.5}, {2, 1}, {}});
+  for (std::size_t r = 0; r < 2; ++r) ranks[r].objects[0].memory.footprint_bytes = 1000;
+  ranks[2].memory_limit = 1000;
+  auto lb = create("ordering=element_id iters=1 trials=1 knowledge=complete deterministic=true admit=all");
+  EXPECT_EQ(run(lb, ranks).migrations, (std::vector<Migration>{move(1, 0, 2)}));
+  EXPECT_EQ(lb.report().iterations[0].rejected_memory, 1);
+}
+
+TEST(TemperedWork, SequentialTransferRefusesTheModel) {
+  auto lb = create("transfer=sequential beta=1");
+  EXPECT_THROW(run(lb, talking_pair()), ArgumentError);
+}
+
+}  // namespace
+}  // namespace tessera::lb
