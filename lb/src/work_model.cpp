@@ -60,7 +60,12 @@ std::unordered_map<ObjectId, std::vector<HalfEdge>, ObjectIdHash> object_edges(
   return edges;
 }
 
-std::vector<double> WorkModel::rank_work(std::span<const StrategyInput> ranks) const {
+std::vector<double> WorkModel::rank_work(std::span<const StrategyInput> ranks,
+                                         std::span<const StrategyInput> start) const {
+  std::unordered_map<ObjectId, Rank, ObjectIdHash> homes;
+  for (const auto& rank : start) {
+    for (const auto& object : rank.objects) homes.emplace(object.id, rank.rank);
+  }
   std::vector<double> work;
   work.reserve(ranks.size());
   const auto edges = beta != 0.0 ? object_edges(ranks)
@@ -69,8 +74,9 @@ std::vector<double> WorkModel::rank_work(std::span<const StrategyInput> ranks) c
     RankWork state(*this, rank.rank, alpha_of(rank), rank.working_bytes);
     for (const auto& object : rank.objects) {
       const auto it = edges.find(object.id);
+      const auto home = homes.find(object.id);
       state.add(object, it == edges.end() ? std::span<const HalfEdge>{} : std::span<const HalfEdge>(it->second),
-                rank.rank);
+                home == homes.end() ? rank.rank : home->second);
     }
     work.push_back(state.work());
   }

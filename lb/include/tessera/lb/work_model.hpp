@@ -58,8 +58,11 @@ struct WorkModel {
   // +inf when the rank has no limit.
   double limit_of(const StrategyInput& rank) const;
 
-  // Work of every rank (indexed by rank) with the objects where they are, seconds.
-  std::vector<double> rank_work(std::span<const StrategyInput> ranks) const;
+  // Work of every rank (indexed by rank) with the objects where they are, seconds. Shared blocks
+  // are homed where their objects are in `start` (the placement before balancing) when given,
+  // else where they are now.
+  std::vector<double> rank_work(std::span<const StrategyInput> ranks,
+                                std::span<const StrategyInput> start = {}) const;
 };
 
 // M(r) of one rank with its objects, bytes. A shared block counts once per rank.

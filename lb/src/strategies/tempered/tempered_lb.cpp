@@ -4,6 +4,8 @@
 #include "tessera/lb/tempered_lb.hpp"
 
 
+#include <cmath>
+
 #include "tempered_rank.hpp"
 
 namespace tessera::lb {
@@ -42,10 +44,17 @@ double imbalance(Team& team, double average) {
 }
 
 // Work model on: average work of the current placement (work depends on where objects are).
+// The sum is of integers (whole seconds, and the rest in units of 2^-40 s), so it is the same
+// whatever order a backend (or MPI) adds the ranks in: plans must not depend on delivery order.
 void update_average(Team& team, Shared& shared) {
   if (!shared.modeled) return;
-  const double total = team.allreduce(comm::ReduceOp::sum, [](TemperedRank& self) { return self.value(); });
-  shared.average = total / static_cast<double>(shared.size);
+  constexpr double unit = 1099511627776.0;  // 2^40
+  const auto total = team.allreduce(comm::ReduceOp::sum, [&](TemperedRank& self) {
+    const double v = self.value();
+    const double whole = std::floor(v);
+    return std::vector<std::int64_t>{static_cast<std::int64_t>(whole), std::llround((v - whole) * unit)};
+  });
+  shared.average = (static_cast<double>(total[0]) + static_cast<double>(total[1]) / unit) / static_cast<double>(shared.size);
 }
 
 // Work model with beta != 0: every recorded edge reaches the holders of its ends.
