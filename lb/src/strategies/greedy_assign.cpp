@@ -1,6 +1,7 @@
 #include "greedy_assign.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <queue>
 #include <tuple>
 
@@ -19,16 +20,30 @@ std::vector<Assignment> assign_largest_to_least(std::vector<Descriptor>& pool, s
   for (std::size_t i = 0; i < bins.size(); ++i) least.push(i);
 
   std::vector<Assignment> assigned;
+  std::vector<Descriptor> skipped;
   std::size_t next = 0;
+  std::vector<std::size_t> full;  // bins popped for want of headroom, pushed back after each task
   while (next < pool.size() && !least.empty() && bins[least.top()].average() < limit) {
-    const std::size_t bin = least.top();
-    least.pop();
-    bins[bin].load += pool[next].load;
-    assigned.push_back(Assignment{pool[next], bin});
-    least.push(bin);
-    ++next;
+    const Descriptor& task = pool[next++];
+    while (!least.empty() && bins[least.top()].average() < limit && !(bins[least.top()].headroom >= task.memory)) {
+      full.push_back(least.top());
+      least.pop();
+    }
+    if (least.empty() || !(bins[least.top()].average() < limit)) {
+      skipped.push_back(task);  // no bin under the limit has room for it
+    } else {
+      const std::size_t bin = least.top();
+      least.pop();
+      bins[bin].load += task.load;
+      bins[bin].headroom -= task.memory;
+      assigned.push_back(Assignment{task, bin});
+      least.push(bin);
+    }
+    for (std::size_t bin : full) least.push(bin);
+    full.clear();
   }
   pool.erase(pool.begin(), pool.begin() + static_cast<std::ptrdiff_t>(next));
+  pool.insert(pool.begin(), skipped.begin(), skipped.end());  // still largest first
   return assigned;
 }
 
@@ -44,10 +59,17 @@ std::vector<Descriptor> shed_smallest(const std::vector<LbObject>& objects, Rank
   std::vector<Descriptor> shed;
   for (const LbObject* object : movable) {
     if (!(load > threshold)) break;
-    shed.push_back(Descriptor{object->id, object->load, rank});
+    const ObjectMemory& m = object->memory;
+    shed.push_back(Descriptor{object->id, object->load, rank,
+                              m.footprint_bytes + m.working_bytes + (m.shared_id >= 0 ? m.shared_bytes : 0.0)});
     load -= object->load;
   }
   return shed;
+}
+
+double rank_headroom(const WorkModel& model, const StrategyInput& input) {
+  const double limit = model.limit_of(input);
+  return std::isinf(limit) ? limit : limit - rank_memory(input);
 }
 
 }  // namespace tessera::lb::detail

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "tessera/lb/model.hpp"
+#include "tessera/lb/work_model.hpp"
 
 namespace tessera::lb::detail {
 
@@ -17,12 +18,18 @@ struct Descriptor {
   ObjectId id;
   double load = 0.0;  // seconds
   Rank from = no_rank;  // rank the object is on
+  double memory = 0.0;  // bytes it may add to a rank: footprint + working + its shared block
 };
 
 struct Bin {
   Rank rank = no_rank;     // the rank (or subtree root) it stands for
   double load = 0.0;       // seconds, including what was assigned
   std::int64_t size = 1;   // ranks behind it
+  // Bytes it may still take under the memory limits (work_model.hpp): the rank's limit less its
+  // memory, or for a subtree the largest of its ranks'; +inf without limits. Assignments deduct
+  // their Descriptor::memory, an upper bound, so a limit is never broken (and a subtree can always
+  // place what it accepted on its rank of largest headroom).
+  double headroom = std::numeric_limits<double>::infinity();
   double average() const { return load / static_cast<double>(size); }
 };
 
@@ -32,15 +39,20 @@ struct Assignment {
 };
 
 // Assigns tasks of `pool`, largest first (ties: smaller id first), each to the bin of least
-// average load (ties: lower rank), while that least average is below `limit`. Assigned tasks are
-// removed from `pool` and added to their bin's load; the rest stay in `pool`, largest first.
+// average load (ties: lower rank) whose headroom takes it, while the least average is below
+// `limit`; a task no bin has room for is skipped. Assigned tasks are removed from `pool` and added
+// to their bin's load (and taken off its headroom); the rest stay in `pool`, largest first.
 std::vector<Assignment> assign_largest_to_least(
     std::vector<Descriptor>& pool, std::vector<Bin>& bins,
     double limit = std::numeric_limits<double>::infinity());
 
 // Sheds the smallest migratable objects (ties: smaller id first) while `load` > threshold;
 // returns them as descriptors of rank `rank` and lowers `load` accordingly.
+// (A shed object stays counted in its rank's memory until it is assigned elsewhere.)
 std::vector<Descriptor> shed_smallest(const std::vector<LbObject>& objects, Rank rank, double& load,
                                       double threshold);
+
+// The headroom of rank `input` under `model`'s limits (+inf without one), bytes.
+double rank_headroom(const WorkModel& model, const StrategyInput& input);
 
 }  // namespace tessera::lb::detail

@@ -1,6 +1,7 @@
 #include "tessera/lb/hier_lb.hpp"
 
 #include <algorithm>
+#include <limits>
 
 #include "plan_messages.hpp"
 
@@ -27,6 +28,7 @@ struct TaskList {
 struct Shared {
   double shed_above = 0.0;   // C x average
   double serve_below = 0.0;  // D x average
+  const WorkModel* work = nullptr;
   comm::Handler<ShedReport> up;
   comm::Handler<TaskList> down;
   comm::Handler<MoveOrder> moves;
@@ -49,13 +51,13 @@ struct HierRank {
     double remaining = input->load();
     pool = detail::shed_smallest(input->objects, ctx.rank(), remaining, shared->shed_above);
     shed = !pool.empty();
-    bins[0] = Bin{ctx.rank(), remaining, 1};
+    bins[0] = Bin{ctx.rank(), remaining, 1, detail::rank_headroom(*shared->work, *input)};
     if (children == 0) finish_up(ctx);
   }
 
   void on_up(comm::Context& ctx, const ShedReport& report) {
     const std::size_t bin = 1 + static_cast<std::size_t>(ctx.source() - first_child);
-    bins[bin] = Bin{ctx.source(), report.remaining, report.ranks};
+    bins[bin] = Bin{ctx.source(), report.remaining, report.ranks, report.headroom};
     pool.insert(pool.end(), report.tasks.begin(), report.tasks.end());
     if (++reported == children) finish_up(ctx);
   }
@@ -71,13 +73,16 @@ struct HierRank {
     for (const auto& a : detail::assign_largest_to_least(pool, candidates, shared->serve_below)) {
       const std::size_t bin = a.bin + (shed ? 1 : 0);
       bins[bin].load += a.task.load;
+      bins[bin].headroom -= a.task.memory;
       assigned[bin].push_back(a.task);
     }
     ShedReport report;
     report.ranks = 0;
+    report.headroom = -std::numeric_limits<double>::infinity();
     for (const auto& bin : bins) {
       report.remaining += bin.load;
       report.ranks += bin.size;
+      report.headroom = std::max(report.headroom, bin.headroom);
     }
     report.tasks = std::move(pool);
     ctx.send(parent, shared->up, report);
@@ -121,11 +126,14 @@ std::vector<KeySpec> HierLB::keys() {
       real_key("c", "1.003", "ranks above c x average load shed their smallest objects (seed 000, Algorithm 2)", 1.0),
       real_key("d", "1.003", "on the way up, a subtree is served while its average load is below d x average", 1.0),
       integer_key("branching", "3", "arity of the rank tree", 2, 1 << 20),
+      WorkModel::keys().back(),  // memory_limit
   };
 }
 
 HierLB HierLB::from_args(const Args& args) {
-  return HierLB(Options{args.real("c"), args.real("d"), static_cast<int>(args.integer("branching"))});
+  Options o{args.real("c"), args.real("d"), static_cast<int>(args.integer("branching")), {}};
+  o.work.memory_limit = args.real("memory_limit");
+  return HierLB(o);
 }
 
 Plan HierLB::run(comm::Backend& backend, std::span<const StrategyInput> hosted) {
@@ -133,6 +141,7 @@ Plan HierLB::run(comm::Backend& backend, std::span<const StrategyInput> hosted) 
   const Rank ranks = backend.size();
   const auto n = static_cast<std::int64_t>(options_.branching);
   Shared shared;
+  shared.work = &options_.work;
   std::size_t next = 0;
   comm::Team<HierRank> team(backend, [&](Rank r) {
     HierRank self;

@@ -1,6 +1,7 @@
 #pragma once
 // Messages and rank state pieces the built-in strategies share.
 
+#include <limits>
 #include <vector>
 
 #include "greedy_assign.hpp"
@@ -13,9 +14,10 @@ struct ShedReport {
   double remaining = 0.0;       // seconds still on the sender (its subtree for HierLB)
   std::int64_t ranks = 1;       // ranks the report speaks for
   std::vector<Descriptor> tasks;
+  double headroom = std::numeric_limits<double>::infinity();  // bytes; see Bin::headroom
   template <class A>
   void serialize(A& ar) {
-    ar(remaining, ranks, tasks);
+    ar(remaining, ranks, tasks, headroom);
   }
 };
 

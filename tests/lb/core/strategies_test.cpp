@@ -36,7 +36,7 @@ Migration move(std::uint64_t id, Rank from, Rank to) { return Migration{ObjectId
 
 TEST(GreedyLB, FullModeIsLongestProcessingTimeFirstWithExactPlan) {
   const auto ranks = make_ranks({{5, 4, 3}, {3, 2, 2}});
-  GreedyLB greedy(GreedyLB::Options{1.003, GreedyLB::Mode::full});
+  GreedyLB greedy(GreedyLB::Options{1.003, GreedyLB::Mode::full, {}});
   const Plan plan = run(greedy, ranks);
   EXPECT_EQ(plan.migrations, (std::vector<Migration>{move(2, 0, 1), move(3, 0, 1), move(4, 1, 0), move(6, 1, 0)}));
   EXPECT_EQ(rank_loads(apply_plan(ranks, plan)), (std::vector<double>{10, 9}));
@@ -52,7 +52,7 @@ TEST(GreedyLB, FullModeMeetsTheLptBound) {
     for (auto& l : rank) largest = std::max(largest, l = load(gen));
   }
   const auto ranks = make_ranks(loads);
-  GreedyLB greedy(GreedyLB::Options{1.003, GreedyLB::Mode::full});
+  GreedyLB greedy(GreedyLB::Options{1.003, GreedyLB::Mode::full, {}});
   const Statistics after = statistics(rank_loads(apply_plan(ranks, run(greedy, ranks))));
   EXPECT_LE(after.max, after.avg() + largest);
 }
@@ -77,7 +77,7 @@ TEST(GreedyLB, AlgorithmOneNeverMovesLoadOffAnUnderloadedRank) {
   const auto ranks = make_ranks(loads);
   const Statistics before = statistics(rank_loads(ranks));
   const double c = 1.003;
-  GreedyLB greedy(GreedyLB::Options{c, GreedyLB::Mode::refine});
+  GreedyLB greedy(GreedyLB::Options{c, GreedyLB::Mode::refine, {}});
   const Plan plan = run(greedy, ranks);
   ASSERT_FALSE(plan.migrations.empty());
   for (const auto& m : plan.migrations) EXPECT_GT(ranks[m.from].load(), c * before.avg()) << to_string(m.object);
@@ -87,14 +87,14 @@ TEST(GreedyLB, AlgorithmOneNeverMovesLoadOffAnUnderloadedRank) {
 TEST(GreedyLB, FixedObjectsStayPut) {
   auto ranks = make_ranks({{9, 1}, {}});
   ranks[0].objects[0].migratable = false;
-  GreedyLB greedy(GreedyLB::Options{1.003, GreedyLB::Mode::full});
+  GreedyLB greedy(GreedyLB::Options{1.003, GreedyLB::Mode::full, {}});
   EXPECT_EQ(run(greedy, ranks).migrations, (std::vector<Migration>{move(2, 0, 1)}));
 }
 
 TEST(HierLB, SmallTreeServesTheUnderloadedChildOnTheWayUp) {
   // Tree with branching 2: 0 -> {1, 2}, 1 -> {3, 4}. Rank 3 is overloaded, its sibling 4 empty.
   const auto ranks = make_ranks({{2}, {2}, {2}, {2, 1, 1}, {}});
-  HierLB hier(HierLB::Options{1.003, 1.003, 2});
+  HierLB hier(HierLB::Options{1.003, 1.003, 2, {}});
   const Plan plan = run(hier, ranks);
   EXPECT_EQ(plan.migrations, (std::vector<Migration>{move(5, 3, 4), move(6, 3, 4)}));
   EXPECT_EQ(rank_loads(apply_plan(ranks, plan)), (std::vector<double>{2, 2, 2, 2, 2}));

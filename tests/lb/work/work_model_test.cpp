@@ -211,6 +211,26 @@ TEST(TemperedWork, DeterministicPlanDoesNotDependOnDeliveryOrder) {
   EXPECT_NEAR(imbalance(after_work), lb.report().best_imbalance, 1e-9);
 }
 
+TEST(GreedyAndHier, ShedObjectsGoOnlyWhereTheyFit) {
+  // Rank 0 holds X = 3 and Y = 1 (1000 footprint bytes each), rank 1 Z = 2.5, rank 2 nothing
+  // (average 13/6). All three objects are shed; X and Z land back on ranks 0 and 1 (ties go to
+  // the lower rank), and Y would go to empty rank 2, whose 500-byte limit leaves it to rank 1.
+  auto ranks = make_ranks({{3, 1}, {2.5}, {}});
+  for (auto& o : ranks[0].objects) o.memory.footprint_bytes = 1000;
+  for (std::string_view name : {"GreedyLB", "HierLB"}) {
+    SCOPED_TRACE(name);
+    const std::string args = name == "HierLB" ? "branching=2" : "";
+    auto free = Registry::builtin().create(name, args);
+    EXPECT_EQ(run(*free, ranks).migrations, (std::vector<Migration>{move(2, 0, 2)}));
+    auto limited_ranks = ranks;
+    limited_ranks[2].memory_limit = 500;
+    EXPECT_EQ(run(*free, limited_ranks).migrations, (std::vector<Migration>{move(2, 0, 1)}));
+    // As a key the limit binds every rank: rank 0 (2000 bytes) and rank 1 can take nothing more.
+    auto keyed = Registry::builtin().create(name, args + " memory_limit=500");
+    EXPECT_TRUE(run(*keyed, ranks).migrations.empty());
+  }
+}
+
 TEST(TemperedWork, SequentialTransferRefusesTheModel) {
   auto lb = create("transfer=sequential beta=1");
   EXPECT_THROW(run(lb, talking_pair()), ArgumentError);

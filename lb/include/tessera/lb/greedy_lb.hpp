@@ -13,9 +13,14 @@
 // processing time first (LPT; max rank load <= average + largest object when fixed loads allow).
 // Rank 0's work grows with the number of shed objects and ranks: it is the bottleneck at scale,
 // which HierLB (hier_lb.hpp) removes.
+//
+// memory_limit (and a rank's metadata memory_limit, work_model.hpp): an object goes only to a rank
+// whose headroom (limit less memory, shed objects still counted at home) covers an upper bound of
+// what it adds (footprint + working bytes + its shared block); one that fits nowhere stays.
 
 #include "tessera/lb/args.hpp"
 #include "tessera/lb/strategy.hpp"
+#include "tessera/lb/work_model.hpp"
 
 namespace tessera::lb {
 
@@ -25,6 +30,8 @@ class GreedyLB final : public Strategy {
   struct Options {
     double c = 1.003;  // shed while load > c x average; c >= 1 (seed 000, section 7.1)
     Mode mode = Mode::refine;
+    WorkModel work;  // only memory limits are honoured (a shed object goes to the least-loaded
+                     // rank with room for it, or stays); GreedyLB balances load
   };
 
   GreedyLB();  // the paper's defaults

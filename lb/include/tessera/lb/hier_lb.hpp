@@ -12,9 +12,15 @@
 // Only descriptors (id, load, source rank) travel along the tree; the destination finally tells
 // each source rank where its objects go, so objects move directly. No rank sees more than its
 // children's reports, which is why its busiest rank does far less than GreedyLB's root.
+//
+// memory_limit (and ranks' metadata memory_limit, work_model.hpp): every report also carries the
+// largest memory headroom of a rank in the subtree, less the upper bounds of what was handed to it;
+// an object goes only to a bin with room for it, so whatever a subtree accepts fits on its rank of
+// largest headroom, and an object that fits nowhere stays where it is.
 
 #include "tessera/lb/args.hpp"
 #include "tessera/lb/strategy.hpp"
+#include "tessera/lb/work_model.hpp"
 
 namespace tessera::lb {
 
@@ -24,6 +30,7 @@ class HierLB final : public Strategy {
     double c = 1.003;      // shed while load > c x average; c >= 1 (seed 000, section 7.1)
     double d = 1.003;      // serve a subtree while its average load < d x average; d >= 1
     int branching = 3;     // tree arity n; >= 2
+    WorkModel work;        // only memory limits are honoured; HierLB balances load
   };
 
   HierLB();  // the paper's defaults
