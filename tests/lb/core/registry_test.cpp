@@ -34,7 +34,7 @@ TEST(Registry, RejectsUnknownNamesKeysMalformedPairsAndOutOfRangeValues) {
   EXPECT_EQ(error_of([&] { registry.create("FooLB"); }),
             "unknown LB strategy 'FooLB'; valid strategies: GreedyLB, HierLB, TemperedLB, GrapevineLB, RandomLB, RotateLB");
   EXPECT_EQ(error_of([&] { registry.create("GreedyLB", "c=1.01 fanout=4"); }),
-            "GreedyLB: unknown key 'fanout'; valid keys: c, mode");
+            "GreedyLB: unknown key 'fanout'; valid keys: c, mode, memory_limit");
   EXPECT_EQ(error_of([&] { registry.create("GreedyLB", "c"); }), "GreedyLB: malformed argument 'c': expected key=value");
   EXPECT_EQ(error_of([&] { registry.create("GreedyLB", "c=0.5"); }), "GreedyLB: c=0.5: expected a number >= 1");
   EXPECT_EQ(error_of([&] { registry.create("GreedyLB", "c=abc"); }), "GreedyLB: c=abc: expected a number >= 1");
