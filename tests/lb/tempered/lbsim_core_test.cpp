@@ -96,15 +96,16 @@ TEST(WorkModel, AffineCombinationOfLoadAndOffRankBytes) {
       rank_of(1, {{3, 3.0}}, {{1, 3, 100}, {3, 2, 40}}),
       rank_of(2, {{4, 0.5}}, {{4, 1, 30}}),
   };
-  const WorkModel model = WorkModel::parse("alpha=1 beta=0.01 gamma=0.5");
+  const WorkModel model = parse_work("alpha=1 beta=0.01 gamma=0.5");
   const auto work = model.rank_work(ranks);
   ASSERT_EQ(work.size(), 3u);
   EXPECT_DOUBLE_EQ(work[0], 3.0 + 0.01 * 100 + 0.5);  // sends 100, receives 70
   EXPECT_DOUBLE_EQ(work[1], 3.0 + 0.01 * 100 + 0.5);  // sends 40, receives 100
   EXPECT_DOUBLE_EQ(work[2], 0.5 + 0.01 * 30 + 0.5);   // sends 30
-  EXPECT_EQ(WorkModel::parse("").rank_work(ranks), (std::vector<double>{3.0, 3.0, 0.5}));
-  EXPECT_EQ(error_of([] { WorkModel::parse("delta=1"); }), "--work: unknown key 'delta'; valid keys: alpha, beta, gamma");
-  EXPECT_EQ(error_of([] { WorkModel::parse("beta=x"); }), "--work: beta=x: expected a number");
+  EXPECT_EQ(parse_work("").rank_work(ranks), (std::vector<double>{3.0, 3.0, 0.5}));
+  EXPECT_EQ(error_of([] { parse_work("epsilon=1"); }),
+            "--work: unknown key 'epsilon'; valid keys: alpha, beta, gamma, delta, memory_limit");
+  EXPECT_EQ(error_of([] { parse_work("beta=x"); }), "--work: beta=x: expected a number >= 0");
 }
 
 TEST(Simulation, PhaseInputsFoldRanksForWhatIfRuns) {
@@ -124,11 +125,11 @@ TEST(Simulation, ReportsLowerBoundMigrationsAndIterations) {
   // In work: alpha 2, gamma 1 over loads {6, 1 | 1} (avg 4, largest 6): max work >= 13, average
   // work 9, I >= 13/9 - 1. With beta > 0 the average moves with the placement: no I bound.
   const std::vector<lb::StrategyInput> uneven = {rank_of(0, {{1, 6}, {2, 1}}), rank_of(1, {{3, 1}})};
-  const WorkBound affine = work_lower_bound(uneven, WorkModel::parse("alpha=2 gamma=1"));
+  const WorkBound affine = work_lower_bound(uneven, parse_work("alpha=2 gamma=1"));
   EXPECT_DOUBLE_EQ(affine.max_work, 13.0);
   ASSERT_TRUE(affine.imbalance.has_value());
   EXPECT_DOUBLE_EQ(*affine.imbalance, 13.0 / 9.0 - 1.0);
-  const WorkBound with_bytes = work_lower_bound(uneven, WorkModel::parse("beta=0.5"));
+  const WorkBound with_bytes = work_lower_bound(uneven, parse_work("beta=0.5"));
   EXPECT_DOUBLE_EQ(with_bytes.max_work, 6.0);
   EXPECT_FALSE(with_bytes.imbalance.has_value());
   auto strategy = lb::Registry::builtin().create("TemperedLB", "ordering=element_id iters=1 trials=1");

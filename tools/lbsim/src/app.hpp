@@ -20,7 +20,7 @@ struct Options {
   std::string strategy;                  // empty: no balancing
   std::string args;                      // "key=value ..." for the strategy
   lb::Rank ranks = 0;                    // 0: as many as the data has
-  std::string work = "alpha=1 beta=0 gamma=0";
+  std::string work;                      // --work; empty: the strategy's own model
   bool stats = false;
   bool json = false;
   std::string out;                       // DIR/STEM for the balanced placement

@@ -16,9 +16,11 @@ namespace {
 using namespace tessera;
 
 int run_lbsim(const lbsim::app::Options& options) {
-  const lbsim::WorkModel work = lbsim::WorkModel::parse(options.work);
   std::unique_ptr<lb::Strategy> strategy;
   if (!options.strategy.empty()) strategy = lb::Registry::builtin().create(options.strategy, options.args);
+  // Reported in --work when given, else in the model the strategy balanced.
+  lbsim::WorkModel work = lbsim::parse_work(options.work);
+  if (options.work.empty() && strategy && strategy->work_model()) work = *strategy->work_model();
 
   lbsim::app::Run run;
   lb::LbData data;

@@ -48,6 +48,14 @@ void print_table(std::ostream& out, const Run& run, bool stats) {
   }
   out << fmt::format("I: {:.4g} -> {:.4g} ({}); {} net migrations; strategy {:.3f} s\n", r.before.imbalance(),
                      r.after.imbalance(), bound, r.migrations, r.strategy_s);
+  if (r.limited) {
+    std::int64_t refused = 0;
+    if (r.iterations) {
+      for (const auto& it : r.iterations->iterations) refused += it.rejected_memory;
+    }
+    out << fmt::format("memory: {} ranks over their limit before, {} after; {} transfers refused for memory\n",
+                       r.memory_violations_before, r.memory_violations_after, refused);
+  }
 }
 
 std::string json_line(const Run& run) {
@@ -58,12 +66,15 @@ std::string json_line(const Run& run) {
   j["lower_bound_imbalance"] = r.lower_bound ? nlohmann::ordered_json(*r.lower_bound) : nlohmann::ordered_json();
   j["lower_bound_max_work"] = r.lower_bound_max_work;
   j["migrations"] = r.migrations;
+  j["memory_violations_before"] = r.memory_violations_before;
+  j["memory_violations_after"] = r.memory_violations_after;
   j["strategy_s"] = r.strategy_s;
   j["iterations"] = nlohmann::ordered_json::array();
   if (r.iterations) {
     for (const auto& it : r.iterations->iterations) {
       j["iterations"].push_back({{"iteration", it.iteration}, {"transfers", it.transfers},
-                                 {"rejected", it.rejected}, {"imbalance", it.imbalance}, {"trial", it.trial}});
+                                 {"rejected", it.rejected}, {"imbalance", it.imbalance}, {"trial", it.trial},
+                                 {"rejected_memory", it.rejected_memory}});
     }
   }
   j["phases"] = nlohmann::ordered_json::array();

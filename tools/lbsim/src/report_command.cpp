@@ -44,7 +44,7 @@ int run_report_command(int argc, char** argv) {
     const lb::LbData data = lb::read_lb_data(data_stem);
     if (!strategy_name.empty()) {
       const std::unique_ptr<lb::Strategy> strategy = lb::Registry::builtin().create(strategy_name, args);
-      const WorkModel work = WorkModel::parse("alpha=1 beta=0 gamma=0");
+      const WorkModel work;
       for (lb::PhaseId phase : data.phase_ids())
         options.balanced_imbalance.push_back(
             simulate(strategy.get(), phase_inputs(data, phase), work).after.imbalance());

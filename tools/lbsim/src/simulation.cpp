@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <unordered_map>
 
 #include <fmt/format.h>
@@ -28,6 +29,10 @@ std::vector<lb::StrategyInput> phase_inputs(const lb::LbData& data, lb::PhaseId 
     if (!rank.find_phase(phase)) continue;  // a rank that recorded nothing in this phase
     lb::StrategyInput input = lb::strategy_input(rank, phase);
     auto& into = inputs[static_cast<std::size_t>(rank.rank % count)];
+    // Folded ranks (a what-if on fewer ranks) add their own memory and keep the tighter limit.
+    into.working_bytes += input.working_bytes;
+    if (!into.rank_alpha) into.rank_alpha = input.rank_alpha;
+    if (input.memory_limit) into.memory_limit = std::min(input.memory_limit.value(), into.memory_limit.value_or(HUGE_VAL));
     into.objects.insert(into.objects.end(), input.objects.begin(), input.objects.end());
     into.edges.insert(into.edges.end(), input.edges.begin(), input.edges.end());
   }
@@ -57,10 +62,17 @@ WorkBound work_lower_bound(const std::vector<lb::StrategyInput>& inputs, const W
   }
   WorkBound bound;
   if (inputs.empty()) return bound;
+  double alpha = HUGE_VAL;
+  bool own_alpha = false;
+  for (const auto& rank : inputs) {
+    alpha = std::min(alpha, work.alpha_of(rank));
+    own_alpha = own_alpha || rank.rank_alpha.has_value();
+  }
   const double average = total / static_cast<double>(inputs.size());
-  bound.max_work = work.alpha * std::max(average, largest) + work.gamma;
-  const double average_work = work.alpha * average + work.gamma;
-  if (work.beta == 0.0) bound.imbalance = average_work > 0.0 ? bound.max_work / average_work - 1.0 : 0.0;
+  bound.max_work = alpha * std::max(average, largest) + work.gamma;
+  const double average_work = alpha * average + work.gamma;
+  if (work.beta == 0.0 && work.delta == 0.0 && !own_alpha)
+    bound.imbalance = average_work > 0.0 ? bound.max_work / average_work - 1.0 : 0.0;
   return bound;
 }
 
@@ -80,8 +92,12 @@ SimResult simulate(lb::Strategy* strategy, const std::vector<lb::StrategyInput>&
   }
   result.migrations = static_cast<std::int64_t>(result.plan.migrations.size());
   result.balanced = lb::apply_plan(inputs, result.plan);
-  const auto after = work.rank_work(result.balanced);
+  const auto after = work.rank_work(result.balanced, inputs);  // shared blocks homed where they started
   result.after = lb::Statistics::of(after);
+  result.memory_violations_before = lb::memory_violations(work, inputs);
+  result.memory_violations_after = lb::memory_violations(work, result.balanced);
+  result.limited = std::any_of(inputs.begin(), inputs.end(),
+                               [&](const lb::StrategyInput& rank) { return std::isfinite(work.limit_of(rank)); });
   return result;
 }
 

@@ -41,6 +41,7 @@ class GreedyLB final : public Strategy {
 
   std::string_view name() const override { return "GreedyLB"; }
   Plan run(comm::Backend& backend, std::span<const StrategyInput> hosted) override;
+  const WorkModel* work_model() const override { return &options_.work; }
 
  private:
   Options options_;

@@ -40,6 +40,7 @@ class HierLB final : public Strategy {
 
   std::string_view name() const override { return "HierLB"; }
   Plan run(comm::Backend& backend, std::span<const StrategyInput> hosted) override;
+  const WorkModel* work_model() const override { return &options_.work; }
 
  private:
   Options options_;

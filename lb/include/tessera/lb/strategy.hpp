@@ -9,6 +9,7 @@
 
 #include "tessera/lb/comm.hpp"
 #include "tessera/lb/model.hpp"
+#include "tessera/lb/work_model.hpp"
 
 namespace tessera::lb {
 
@@ -23,6 +24,10 @@ class Strategy {
   // share; the virtual backend's plan is the whole plan).
   // Throws std::invalid_argument if hosted.size() differs from the number of hosted ranks.
   virtual Plan run(comm::Backend& backend, std::span<const StrategyInput> hosted) = 0;
+
+  // The work model the strategy was configured with (work_model.hpp: what it balances, or just
+  // the memory limits it honours); nullptr when it has none (it balances load, with no limits).
+  virtual const WorkModel* work_model() const { return nullptr; }
 };
 
 // Shared precondition check of Strategy::run implementations.

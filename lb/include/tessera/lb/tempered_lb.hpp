@@ -166,6 +166,7 @@ class TemperedLB final : public Strategy {
 
   std::string_view name() const override { return name_; }
   const TemperedOptions& options() const { return options_; }
+  const WorkModel* work_model() const override { return &options_.work; }
 
   // Collective. See Strategy::run. Fills report().
   Plan run(comm::Backend& backend, std::span<const StrategyInput> hosted) override;

@@ -27,6 +27,9 @@ struct SimResult {
   std::optional<double> lower_bound;
   double lower_bound_max_work = 0.0;
   std::int64_t migrations = 0;
+  std::int64_t memory_violations_before = 0;  // ranks over their memory limit (work_model.hpp)
+  std::int64_t memory_violations_after = 0;
+  bool limited = false;  // some rank has a memory limit
   double strategy_s = 0.0;        // wall seconds in Strategy::run
   std::optional<lb::TemperedReport> iterations;  // TemperedLB and GrapevineLB only
   lb::Plan plan;
@@ -41,8 +44,9 @@ SimResult simulate(lb::Strategy* strategy, const std::vector<lb::StrategyInput>&
 double lower_bound_imbalance(const std::vector<lb::StrategyInput>& inputs);
 
 // The same bound in work: max rank work >= alpha x max(avg load, largest object) + gamma (the
-// communication term can be 0 at best), and, when beta = 0 (average work then fixed), the I of
-// work that follows; nullopt I when beta > 0.
+// communication and homing terms can be 0 at best; alpha is the smallest of the ranks'), and, when
+// beta = delta = 0 and no rank has its own alpha (average work then fixed), the I of work that
+// follows; nullopt I otherwise.
 struct WorkBound {
   double max_work = 0.0;
   std::optional<double> imbalance;
