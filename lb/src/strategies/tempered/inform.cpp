@@ -47,6 +47,7 @@ std::vector<Rank> Knowledge::sample_unknown(Random& random, Rank ranks, Rank sel
 
 void TemperedRank::reset_knowledge() {
   known_.clear();
+  known_.track_headroom(shared_->limited);
   reached_round_ = 0;
   forwarded_.assign(static_cast<std::size_t>(shared_->rounds) + 1, false);
 }

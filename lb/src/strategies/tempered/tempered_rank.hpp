@@ -121,8 +121,13 @@ class Knowledge {
     bits_[i / 64] |= bit;
     ranks_.push_back(r);
     loads_.push_back(load);
-    headrooms_.push_back(headroom);
+    if (track_headroom_) headrooms_.push_back(headroom);
   }
+  // Headrooms are kept only under memory limits: without them they would add P^2 doubles over all
+  // ranks for nothing. Set before the first add of an inform stage.
+  void track_headroom(bool on) { track_headroom_ = on; }
+  // The headroom of the i-th known rank, bytes (+inf when not tracked).
+  double headroom(std::size_t i) const { return track_headroom_ ? headrooms_[i] : HUGE_VAL; }
   std::size_t size() const { return ranks_.size(); }
   const std::vector<Rank>& ranks() const { return ranks_; }
   const std::vector<double>& loads() const { return loads_; }
@@ -134,7 +139,8 @@ class Knowledge {
   std::vector<std::uint64_t> bits_;  // allocated on first add
   std::vector<Rank> ranks_;
   std::vector<double> loads_;
-  std::vector<double> headrooms_;  // bytes each may still take; +inf without memory limits
+  std::vector<double> headrooms_;  // bytes each may still take, when tracked
+  bool track_headroom_ = false;
 };
 
 // What every rank agrees on during one iteration; set between collective steps only.

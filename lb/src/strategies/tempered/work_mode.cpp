@@ -103,7 +103,7 @@ void TemperedRank::propose_modeled(comm::Context& ctx) {
   // Known underloaded ranks in rank order (see known_peers), with their headroom.
   std::vector<std::pair<Peer, double>> known;
   for (std::size_t i = 0; i < known_.size(); ++i) {
-    if (known_.ranks()[i] != rank_) known.push_back({Peer{known_.ranks()[i], known_.loads()[i]}, known_.headrooms()[i]});
+    if (known_.ranks()[i] != rank_) known.push_back({Peer{known_.ranks()[i], known_.loads()[i]}, known_.headroom(i)});
   }
   std::sort(known.begin(), known.end(), [](const auto& a, const auto& b) { return a.first.rank < b.first.rank; });
   std::vector<Peer> peers;
