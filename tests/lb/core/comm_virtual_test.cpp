@@ -53,7 +53,7 @@ struct Busy {
 };
 
 TEST(VirtualBackend, AccountsMessagesBytesAndCpuToTheReceivingRank) {
-  VirtualBackend backend(4);
+  VirtualBackend backend(4, VirtualBackend::CpuTiming::on);
   Team<Busy> team(backend, [](Rank) { return Busy{}; });
   const auto h = team.handler<&Busy::on_hello>();
   team.step([&](Busy&, Context& ctx) {

@@ -203,21 +203,47 @@ TEST(TemperedLB, SameSeedSamePlanOtherSeedOtherPlan) {
 
 TEST(TemperedLB, DeterministicModeIgnoresDeliveryOrder) {
   // knowledge=user with more rounds than needed, so forwarding reaches saturation and stops early
-  // on some ranks: the cases where asynchronous forwarding depends on arrival order.
+  // on some ranks: the cases where asynchronous forwarding depends on arrival order. With
+  // max_known the kept sample must depend on the set heard of alone, not on arrival order.
   const auto ranks = skewed(300, 5, 700, 3);
-  auto lb = create("TemperedLB", "knowledge=user rounds=6 fanout=3 iters=3 deterministic=true seed=11");
-  const Plan fifo = run(lb, ranks);
-  const auto fifo_report = lb.report();
-  for (std::uint64_t order : {1u, 2u}) {
-    testing::ScrambledBackend scrambled(static_cast<Rank>(ranks.size()), order);
-    EXPECT_EQ(lb.run(scrambled, ranks), fifo);
-    ASSERT_EQ(lb.report().iterations.size(), fifo_report.iterations.size());
-    for (std::size_t i = 0; i < fifo_report.iterations.size(); ++i) {
-      EXPECT_EQ(lb.report().iterations[i].transfers, fifo_report.iterations[i].transfers);
-      EXPECT_EQ(lb.report().iterations[i].imbalance, fifo_report.iterations[i].imbalance);
+  for (const char* args : {"knowledge=user rounds=6 fanout=3 iters=3 deterministic=true seed=11",
+                           "knowledge=user rounds=6 fanout=3 iters=3 deterministic=true seed=11 max_known=8"}) {
+    SCOPED_TRACE(args);
+    auto lb = create("TemperedLB", args);
+    const Plan fifo = run(lb, ranks);
+    const auto fifo_report = lb.report();
+    for (std::uint64_t order : {1u, 2u}) {
+      testing::ScrambledBackend scrambled(static_cast<Rank>(ranks.size()), order);
+      EXPECT_EQ(lb.run(scrambled, ranks), fifo);
+      ASSERT_EQ(lb.report().iterations.size(), fifo_report.iterations.size());
+      for (std::size_t i = 0; i < fifo_report.iterations.size(); ++i) {
+        EXPECT_EQ(lb.report().iterations[i].transfers, fifo_report.iterations[i].transfers);
+        EXPECT_EQ(lb.report().iterations[i].imbalance, fifo_report.iterations[i].imbalance);
+      }
+    }
+    EXPECT_FALSE(fifo.migrations.empty());
+  }
+}
+
+TEST(TemperedLB, MaxKnownBoundsWhatAnOverloadedRankCanReach) {
+  // One overloaded rank among 512 with 240 objects: knowing at most 4 underloaded ranks, one
+  // iteration can place its objects on at most 4 ranks; knowing all, on many more.
+  const auto ranks = skewed(512, 1, 240, 2);
+  for (const auto& [args, bounded] : {std::pair{"iters=1 ordering=arbitrary max_known=4", true},
+                                      std::pair{"iters=1 ordering=arbitrary", false}}) {
+    SCOPED_TRACE(args);
+    const Outcome out = balance(args, ranks);
+    std::vector<Rank> receivers;
+    for (const auto& m : out.plan.migrations) receivers.push_back(m.to);
+    std::sort(receivers.begin(), receivers.end());
+    receivers.erase(std::unique(receivers.begin(), receivers.end()), receivers.end());
+    if (bounded) {
+      EXPECT_GE(receivers.size(), 1u);
+      EXPECT_LE(receivers.size(), 4u);
+    } else {
+      EXPECT_GT(receivers.size(), 20u);
     }
   }
-  EXPECT_FALSE(fifo.migrations.empty());
 }
 
 TEST(TemperedLB, GossipReachesEnoughUnderloadedRanksWithLogKnowledge) {

@@ -132,7 +132,7 @@ struct Row {
 };
 
 Row measure(Strategy& strategy, const std::vector<StrategyInput>& input, Rank ranks, int n, int m) {
-  comm::VirtualBackend backend(ranks);
+  comm::VirtualBackend backend(ranks, comm::VirtualBackend::CpuTiming::on);
   const Plan plan = strategy.run(backend, input);
   const Statistics before = statistics(rank_loads(input));
   const Statistics after = statistics(rank_loads(apply_plan(input, plan)));

@@ -104,6 +104,7 @@ struct TemperedOptions {
   enum class Transfer { distributed, sequential };
 
   int fanout = 6;           // f: messages a rank sends per gossip round, >= 1
+  int max_known = 0;        // underloaded ranks a rank keeps knowledge of (0: all it hears of)
   int rounds = 0;           // k when knowledge=user (>= 1); must stay 0 otherwise
   int iters = 8;            // iterations per trial, >= 1 (the paper's EMPIRE runs use 8)
   int trials = 2;           // independent trials from the starting placement, >= 1 (2: see admit)

@@ -26,6 +26,9 @@ class Random {
   // The stream named by `coordinates`, e.g. {seed, trial, iteration, stage, rank, round}.
   explicit Random(std::initializer_list<std::uint64_t> coordinates) : engine_(combine(coordinates)) {}
 
+  // 64 random bits.
+  std::uint64_t bits() { return engine_(); }
+
   // Uniform in [0, 1), 53 random bits.
   double real() { return static_cast<double>(engine_() >> 11) * 0x1.0p-53; }
 

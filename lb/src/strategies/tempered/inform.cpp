@@ -12,12 +12,36 @@ void Knowledge::clear() {
   ranks_.clear();
   loads_.clear();
   headrooms_.clear();
+  priorities_.clear();
+  cut_ = ~std::uint64_t{0};
+  seen_ = 0;
+}
+
+void Knowledge::compact() {
+  // Priorities are distinct with overwhelming probability (64-bit hashes of distinct ranks); a tie
+  // at the cut would keep both, which is still a function of the set heard of.
+  std::vector<std::uint64_t> order(priorities_);
+  std::nth_element(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(cap_ - 1), order.end());
+  cut_ = order[cap_ - 1];
+  std::size_t kept = 0;
+  for (std::size_t i = 0; i < ranks_.size(); ++i) {
+    if (priorities_[i] > cut_) continue;
+    ranks_[kept] = ranks_[i];
+    loads_[kept] = loads_[i];
+    priorities_[kept] = priorities_[i];
+    if (track_headroom_) headrooms_[kept] = headrooms_[i];
+    ++kept;
+  }
+  ranks_.resize(kept);
+  loads_.resize(kept);
+  priorities_.resize(kept);
+  if (track_headroom_) headrooms_.resize(kept);
 }
 
 std::vector<Rank> Knowledge::sample_unknown(Random& random, Rank ranks, Rank self, std::size_t count) const {
   // LBAF's random.sample over P minus the known underloaded ranks (Algorithm 1, lines 15, 25-26).
   // Draws depend on the set only, never on the order it was learnt in.
-  const std::size_t excluded = ranks_.size() + (contains(self) ? 0 : 1);
+  const std::size_t excluded = seen_ + (contains(self) ? 0 : 1);
   const std::size_t available = static_cast<std::size_t>(ranks) - excluded;
   count = std::min(count, available);
   std::vector<Rank> chosen;
@@ -48,6 +72,8 @@ std::vector<Rank> Knowledge::sample_unknown(Random& random, Rank ranks, Rank sel
 void TemperedRank::reset_knowledge() {
   known_.clear();
   known_.track_headroom(shared_->limited);
+  known_.limit(static_cast<std::size_t>(shared_->options->max_known),
+               stream(Stage::knowledge, 0).bits());
   reached_round_ = 0;
   forwarded_.assign(static_cast<std::size_t>(shared_->rounds) + 1, false);
 }
@@ -93,7 +119,7 @@ void TemperedRank::learn_all(const std::vector<double>& underloads) {
 void TemperedRank::on_gossip(comm::Context& ctx, const GossipMessage& message) {
   // A rank's load does not change during an inform stage, so a rank heard of twice carries the
   // same load both times and the union does not depend on arrival order.
-  if (static_cast<std::int64_t>(known_.size()) < shared_->underloaded) {
+  if (static_cast<std::int64_t>(known_.seen()) < shared_->underloaded) {
     const bool headrooms = !message.headrooms.empty();
     for (std::size_t i = 0; i < message.ranks.size(); ++i)
       known_.add(message.ranks[i], message.loads[i], shared_->size, headrooms ? message.headrooms[i] : HUGE_VAL);
@@ -116,6 +142,7 @@ void TemperedRank::send_gossip(comm::Context& ctx, int round, Random& random) {
   const auto targets = known_.sample_unknown(random, shared_->size, rank_,
                                              static_cast<std::size_t>(shared_->options->fanout));
   if (targets.empty()) return;
+  known_.settle();
   const GossipMessage message{round, known_.ranks(), known_.loads(),
                               shared_->limited ? known_.headrooms() : std::vector<double>{}};
   for (Rank target : targets) ctx.send(target, shared_->gossip, message);

@@ -38,6 +38,10 @@ Options::Knowledge knowledge_of(const std::string& s) {
 std::vector<KeySpec> gossip_keys() {
   return {
       integer_key("fanout", "6", "f: ranks each gossip message goes to (seed 003, Algorithm 1)", 1, 1 << 20),
+      integer_key("max_known", "0",
+                  "underloaded ranks a rank keeps knowledge of: a uniform sample of what it hears "
+                  "(0: all; bounds gossip memory and traffic at large P)",
+                  0, 1 << 30),
       integer_key("rounds", "0",
                   "k: gossip rounds; only with knowledge=user (0: derived from knowledge)", 0, 1 << 20),
       choice_key("knowledge", "log",
@@ -140,6 +144,7 @@ std::vector<KeySpec> TemperedLB::keys() {
 TemperedLB TemperedLB::from_args(const Args& args) {
   Options o;
   o.fanout = static_cast<int>(args.integer("fanout"));
+  o.max_known = static_cast<int>(args.integer("max_known"));
   o.rounds = static_cast<int>(args.integer("rounds"));
   o.knowledge = knowledge_of(args.text("knowledge"));
   o.threshold = args.real("threshold");
@@ -162,6 +167,7 @@ TemperedLB TemperedLB::grapevine_from_args(const Args& args) {
                                  static_cast<std::uint64_t>(args.integer("seed")), args.boolean("deterministic"),
                                  transfer_of(args.text("transfer")));
   o.work = WorkModel::from_args(args);
+  o.max_known = static_cast<int>(args.integer("max_known"));
   return TemperedLB(o, "GrapevineLB");
 }
 

@@ -30,7 +30,8 @@ Random TemperedRank::stream(Stage stage, std::uint64_t round) const {
                  static_cast<std::uint64_t>(stage), static_cast<std::uint64_t>(rank_), round});
 }
 
-std::vector<Peer> TemperedRank::known_peers() const {
+std::vector<Peer> TemperedRank::known_peers() {
+  known_.settle();
   std::vector<Peer> peers;
   peers.reserve(known_.size());
   for (std::size_t i = 0; i < known_.size(); ++i) {

@@ -104,9 +104,29 @@ struct PlanMessage {
 // S^p and LOAD^p of Algorithm 1: the underloaded ranks a rank heard of, with their loads, in the
 // order it heard of them, plus a membership bitmap over all P ranks so that merging a message costs
 // one bit test per entry (the gossip carries lists of up to P entries, P x fanout times a round).
+//
+// With a cap (the max_known key) a rank keeps only the `cap` entries of smallest priority, a hash
+// of (salt, rank) with a salt of its own: a bottom-k sample of everything it heard of, uniform,
+// different on every rank, and a function of the set heard of alone (merging bottom-k samples is
+// commutative), so deterministic mode stays order-independent. The bitmap still marks every rank
+// heard of: one dropped later is never added back, and gossip targets avoid it. Lists and
+// messages then hold at most 2 cap entries instead of up to P, which is what keeps P = 16,384
+// from costing P^2.
 class Knowledge {
  public:
   void clear();
+  // 0: no cap. Set before the first add of an inform stage.
+  void limit(std::size_t cap, std::uint64_t salt) {
+    cap_ = cap;
+    salt_ = salt;
+  }
+  // Reduces the lists to the bottom `cap` (a no-op without a cap or below it). Call before reading
+  // ranks(), loads() or headroom() after adds.
+  void settle() {
+    if (cap_ != 0 && ranks_.size() > cap_) compact();
+  }
+  // Ranks heard of (kept or dropped).
+  std::size_t seen() const { return seen_; }
   bool contains(Rank r) const {
     const auto i = static_cast<std::size_t>(r);
     return i / 64 < bits_.size() && (bits_[i / 64] >> (i % 64) & 1U) != 0;
@@ -119,9 +139,17 @@ class Knowledge {
     const std::uint64_t bit = std::uint64_t{1} << (i % 64);
     if ((bits_[i / 64] & bit) != 0) return;
     bits_[i / 64] |= bit;
+    ++seen_;
+    if (cap_ != 0) {
+      // Above the cut of an earlier compaction: it can never be in the bottom cap again.
+      const std::uint64_t priority = priority_of(r);
+      if (priority > cut_) return;
+      priorities_.push_back(priority);
+    }
     ranks_.push_back(r);
     loads_.push_back(load);
     if (track_headroom_) headrooms_.push_back(headroom);
+    if (cap_ != 0 && ranks_.size() >= 2 * cap_) compact();
   }
   // Headrooms are kept only under memory limits: without them they would add P^2 doubles over all
   // ranks for nothing. Set before the first add of an inform stage.
@@ -141,6 +169,13 @@ class Knowledge {
   std::vector<double> loads_;
   std::vector<double> headrooms_;  // bytes each may still take, when tracked
   bool track_headroom_ = false;
+  std::size_t seen_ = 0;
+  std::size_t cap_ = 0;
+  std::uint64_t salt_ = 0;
+  std::uint64_t cut_ = ~std::uint64_t{0};  // largest priority kept by the last compaction
+  std::vector<std::uint64_t> priorities_;  // of ranks_, when capped
+  std::uint64_t priority_of(Rank r) const { return mix64(salt_ ^ mix64(static_cast<std::uint64_t>(r))); }
+  void compact();  // keeps the bottom cap_ by priority, in the order heard of
 };
 
 // What every rank agrees on during one iteration; set between collective steps only.
@@ -168,7 +203,7 @@ struct Shared {
 };
 
 // Stages named in the random stream coordinates, so gossip and transfer draws never coincide.
-enum class Stage : std::uint64_t { inform = 1, forward = 2, transfer = 3 };
+enum class Stage : std::uint64_t { inform = 1, forward = 2, transfer = 3, knowledge = 4 };
 
 class TemperedRank {
  public:
@@ -242,7 +277,7 @@ class TemperedRank {
   Random stream(Stage stage, std::uint64_t round) const;
   // Known underloaded ranks other than this one, in rank order (the order knowledge arrived in
   // varies between backends, the CMF must not).
-  std::vector<Peer> known_peers() const;
+  std::vector<Peer> known_peers();
   // Removes the accepted objects from held_ and returns them, in decision order.
   std::vector<Held> take_accepted(const TransferOutcome& outcome);
   void send_gossip(comm::Context& ctx, int round, Random& random);

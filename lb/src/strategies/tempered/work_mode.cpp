@@ -101,6 +101,7 @@ void TemperedRank::propose_modeled(comm::Context& ctx) {
   if (!(own > limit)) return;
 
   // Known underloaded ranks in rank order (see known_peers), with their headroom.
+  known_.settle();
   std::vector<std::pair<Peer, double>> known;
   for (std::size_t i = 0; i < known_.size(); ++i) {
     if (known_.ranks()[i] != rank_) known.push_back({Peer{known_.ranks()[i], known_.loads()[i]}, known_.headroom(i)});
