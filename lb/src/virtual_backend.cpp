@@ -65,7 +65,17 @@ void VirtualBackend::send(Rank source, Rank dest, HandlerId handler, Payload byt
   auto& sender = accounts_[static_cast<std::size_t>(source)];
   sender.messages_sent += 1;
   sender.bytes_sent += static_cast<std::int64_t>(bytes.size());
-  queue_.push_back(Envelope{source, dest, handler, std::move(bytes)});
+  queue_.push_back(Envelope{source, dest, handler, std::make_shared<const Payload>(std::move(bytes))});
+}
+
+void VirtualBackend::send_to_many(Rank source, std::span<const Rank> dests, HandlerId handler, Payload bytes) {
+  check_rank(source, "send source");
+  for (Rank dest : dests) check_rank(dest, "send destination");
+  auto& sender = accounts_[static_cast<std::size_t>(source)];
+  sender.messages_sent += static_cast<std::int64_t>(dests.size());
+  sender.bytes_sent += static_cast<std::int64_t>(bytes.size() * dests.size());
+  const auto shared = std::make_shared<const Payload>(std::move(bytes));
+  for (Rank dest : dests) queue_.push_back(Envelope{source, dest, handler, shared});
 }
 
 void VirtualBackend::run_until_quiet() {
@@ -84,9 +94,9 @@ void VirtualBackend::run_until_quiet() {
       }
       auto& receiver = accounts_[static_cast<std::size_t>(envelope.dest)];
       receiver.messages_received += 1;
-      receiver.bytes_received += static_cast<std::int64_t>(envelope.bytes.size());
+      receiver.bytes_received += static_cast<std::int64_t>(envelope.bytes->size());
       const RawHandler& handler = handlers_[envelope.handler];
-      charge(envelope.dest, [&] { handler(envelope.dest, envelope.source, envelope.bytes); });
+      charge(envelope.dest, [&] { handler(envelope.dest, envelope.source, *envelope.bytes); });
     }
   } catch (...) {
     delivering_ = false;

@@ -66,6 +66,12 @@ class Backend {
   // Queues a message from hosted rank `source` to rank `dest`. Throws std::out_of_range if dest
   // is not in [0, P). May be called from steps and handlers.
   virtual void send(Rank source, Rank dest, HandlerId handler, Payload bytes) = 0;
+  // The same bytes to every rank of `dests`, as that many sends. A backend may share one copy
+  // among them (the virtual backend does: gossip sends each list to fanout ranks at once).
+  virtual void send_to_many(Rank source, std::span<const Rank> dests, HandlerId handler, Payload bytes) {
+    for (std::size_t i = 0; i < dests.size(); ++i)
+      send(source, dests[i], handler, i + 1 == dests.size() ? std::move(bytes) : bytes);
+  }
   // Collective: returns when no message is queued or in flight anywhere.
   virtual void run_until_quiet() = 0;
 
@@ -102,6 +108,11 @@ class Context {
   template <class M>
   void send(Rank dest, Handler<M> handler, const M& message) {
     backend_->send(self_, dest, handler.id, to_bytes(message));
+  }
+  // One encoding of `message` for all of `dests`.
+  template <class M>
+  void send_to_many(std::span<const Rank> dests, Handler<M> handler, const M& message) {
+    if (!dests.empty()) backend_->send_to_many(self_, dests, handler.id, to_bytes(message));
   }
 
  private:

@@ -11,6 +11,7 @@
 // Collectives cost nothing here: with all ranks in one process the contribution is the result.
 
 #include <cstdint>
+#include <memory>
 #include <deque>
 #include <span>
 #include <vector>
@@ -44,6 +45,7 @@ class VirtualBackend final : public Backend {
   void run_on(Rank r, const std::function<void()>& step) override;
 
   void send(Rank source, Rank dest, HandlerId handler, Payload bytes) override;
+  void send_to_many(Rank source, std::span<const Rank> dests, HandlerId handler, Payload bytes) override;
   // Delivers queued messages in FIFO order until none is left. Throws std::logic_error if a
   // message names a handler that was removed, or if called from inside a handler.
   void run_until_quiet() override;
@@ -62,7 +64,7 @@ class VirtualBackend final : public Backend {
     Rank source;
     Rank dest;
     HandlerId handler;
-    Payload bytes;
+    std::shared_ptr<const Payload> bytes;  // shared by the envelopes of one send_to_many
   };
 
   void check_rank(Rank r, const char* what) const;

@@ -145,7 +145,7 @@ void TemperedRank::send_gossip(comm::Context& ctx, int round, Random& random) {
   known_.settle();
   const GossipMessage message{round, known_.ranks(), known_.loads(),
                               shared_->limited ? known_.headrooms() : std::vector<double>{}};
-  for (Rank target : targets) ctx.send(target, shared_->gossip, message);
+  ctx.send_to_many(std::span<const Rank>(targets), shared_->gossip, message);
 }
 
 }  // namespace tessera::lb::tempered
