@@ -132,16 +132,20 @@ PhaseRecord PhaseManager::end_phase() {
   rt_.drain();
   for (auto& [id, collection] : collections_) collection->quiescent();
   PhaseRecord record = close();
-  // drain() returns on each rank as soon as it sees quiescence, so a fast rank could start the
-  // next phase (and migrate elements here) before this rank has closed: nobody leaves before
-  // every rank has taken its snapshot.
-  rt_.collectives().barrier();
+  // The next phase starts at the snapshot, before the barrier: a rank that leaves the barrier
+  // first may already send work here (its next phase), and what this rank runs while it waits
+  // must be measured against the next phase's clock, or its elements' loads could exceed the
+  // phase's wall time (and the rank's own load come out as zero).
   ++phase_;
   subphase_ = 0;
   subphases_marked_ = false;
   phase_start_ = now();
   phase_start_ticks_ = ticks();
   idle_start_ = idle_now();
+  // drain() returns on each rank as soon as it sees quiescence, so a fast rank could start the
+  // next phase (and migrate elements here) before this rank has closed: nobody leaves before
+  // every rank has taken its snapshot.
+  rt_.collectives().barrier();
   return record;
 }
 
