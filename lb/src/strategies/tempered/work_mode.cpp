@@ -15,12 +15,6 @@ Rank directory_of(const ObjectId& id, Rank ranks) {
   return static_cast<Rank>(ObjectIdHash{}(id) % static_cast<std::size_t>(ranks));
 }
 
-// An upper bound of the bytes `held` adds to a rank that may already hold its block.
-double memory_bound(const Held& held) {
-  const ObjectMemory& m = held.object.memory;
-  return m.footprint_bytes + m.working_bytes + (m.shared_id >= 0 ? m.shared_bytes : 0.0);
-}
-
 }  // namespace
 
 bool TemperedRank::needs_model() const {
@@ -128,18 +122,29 @@ void TemperedRank::propose_modeled(comm::Context& ctx) {
   Random random = stream(Stage::transfer, 0);
   std::vector<bool> leaving(held_.size(), false);
   std::map<Rank, TransferMessage> outgoing;  // ascending destination: a fixed send order
+  // Objects that share a memory block follow the first of them to the same peer (CCM-LB moves
+  // such clusters whole): there the block is counted once, in memory and in the homing term,
+  // instead of once per object on as many ranks.
+  std::map<std::int64_t, std::size_t> block_peer;     // shared_id -> index into peers
+  std::vector<double> working_sent(peers.size(), 0.0);  // largest working bytes sent to each peer
   for (std::size_t n = 0; n < order.size() && own > limit; ++n) {
-    const std::size_t peer = cmf.sample(random.real());
-    if (peer == Cmf::npos) break;
     const Held& held = held_[order[n]];
+    const ObjectMemory& m = held.object.memory;
+    const auto follows = m.shared_id >= 0 ? block_peer.find(m.shared_id) : block_peer.end();
+    const std::size_t peer = follows != block_peer.end() ? follows->second : cmf.sample(random.real());
+    if (peer == Cmf::npos) break;
+    const bool block_there = follows != block_peer.end();
     double out = 0.0, in = 0.0;
     for (const HalfEdge& e : held.edges) (e.out ? out : in) += e.bytes;
-    const ObjectMemory& m = held.object.memory;
-    const bool homeless = m.shared_id >= 0 && held.origin != peers[peer].rank;
+    const bool homeless = m.shared_id >= 0 && held.origin != peers[peer].rank && !block_there;
     const double after_peer = peers[peer].load + model.alpha * held.object.load + model.beta * std::max(out, in) +
                               model.delta * (homeless ? m.shared_bytes : 0.0);
     const double after_own = state.work_without(held.object, held.edges, held.origin);
-    if (memory_bound(held) > headroom[peer]) {
+    // An upper bound of what the peer's memory grows by: the footprint, the block unless it went
+    // there already in this proposal, and the working bytes beyond the largest already sent.
+    const double adds = m.footprint_bytes + std::max(0.0, m.working_bytes - working_sent[peer]) +
+                        (m.shared_id >= 0 && !block_there ? m.shared_bytes : 0.0);
+    if (adds > headroom[peer]) {
       ++rejected_memory_;
       continue;
     }
@@ -156,7 +161,9 @@ void TemperedRank::propose_modeled(comm::Context& ctx) {
     state.remove(held.object, held.edges, held.origin);
     own = state.work();
     peers[peer].load = after_peer;
-    headroom[peer] -= memory_bound(held);
+    headroom[peer] -= adds;
+    working_sent[peer] = std::max(working_sent[peer], m.working_bytes);
+    if (m.shared_id >= 0) block_peer.emplace(m.shared_id, peer);
     leaving[order[n]] = true;
     ++transfers_;
     if (options.cmf == TemperedOptions::Cmf::normbymax) cmf.build(peers, shared_->average, options.cmf);
