@@ -23,7 +23,7 @@ int main(int argc, char** argv) {
   tessera::Termination term(rt, termination_flags);
   const bool speaking = rt.rank() == 0;
   // Every rank parses the same arguments and so reaches the same verdict.
-  const CommandLine command_line = parse_command_line(argc, argv, speaking, rt.size(), steal_flags.workers);
+  const CommandLine command_line = parse_command_line(argc, argv, steal_flags, speaking, rt.size());
   if (!command_line.options) {
     return command_line.exit_code;
   }

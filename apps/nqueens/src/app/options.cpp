@@ -15,7 +15,8 @@
 
 namespace tessera::nqueens::app {
 
-CommandLine parse_command_line(int argc, char** argv, bool speaking, int ranks, int rank_workers) {
+CommandLine parse_command_line(int argc, char** argv, const collections::steal::StealFlags& steal_flags,
+                               bool speaking, int ranks) {
   CLI::App cli{"tessera-nqueens: count the ways to place N non-attacking queens on an N x N "
                "board (OEIS A000170), with one task per placement of the first rows."};
   std::int32_t n = 0;
@@ -29,10 +30,10 @@ CommandLine parse_command_line(int argc, char** argv, bool speaking, int ranks, 
                                      "(default min(3, N))");
   cli.add_option("--workers", workers, "Search with a pool of N >= 1 threads stealing from each "
                                        "other (default: sequential search)");
-  cli.add_option("--policy", policy, "Distributed search over task collections with this victim "
+  cli.add_option("--policy", policy, "Deprecated: --tessera_steal_policy. Distributed search over task collections with this victim "
                                      "policy: random, lifeline or success_only (default lifeline "
                                      "when run on several ranks)");
-  cli.add_option("--steal", steal_keys, "Steal keys, key=value (repeatable): " +
+  cli.add_option("--steal", steal_keys, "Deprecated: --tessera_steal_args. Steal keys, key=value (repeatable): " +
                                             collections::steal::steal_keys_help())
       ->allow_extra_args(false);  // one key per --steal, so a positional after it stays one
   cli.add_option("--report", report, "Output: text, or json for one JSON object on the last line")
@@ -50,8 +51,12 @@ CommandLine parse_command_line(int argc, char** argv, bool speaking, int ranks, 
     options.cutoff = cutoff.value_or(std::min(3, n));
     check_cutoff(n, options.cutoff);
     options.json = report == "json";
+    if (speaking && policy)
+      std::cerr << "tessera-nqueens: warning: --policy is deprecated, use --tessera_steal_policy\n";
+    if (speaking && !steal_keys.empty())
+      std::cerr << "tessera-nqueens: warning: --steal is deprecated, use --tessera_steal_args\n";
     const collections::steal::SearchMode mode =
-        collections::steal::resolve_search_mode(workers, policy, steal_keys, ranks, rank_workers);
+        collections::steal::resolve_search_mode(workers, steal_flags, policy, steal_keys, ranks);
     options.workers = mode.pool_workers;
     options.distributed = mode.distributed;
     options.steal = mode.steal;

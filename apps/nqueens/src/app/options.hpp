@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <optional>
 
+#include <tessera/collections/steal/steal_flags.hpp>
 #include <tessera/collections/steal/steal_options.hpp>
 
 namespace tessera::nqueens::app {
@@ -26,9 +27,10 @@ struct CommandLine {
 // Parses argv (after the runtime removed its --tessera_ flags). On --help prints usage to
 // stdout; on a bad flag or value prints one message naming it to stderr and returns a
 // non-zero exit code. Only a `speaking` process prints (rank 0), so a job says it once.
-// `ranks` > 1 makes the search distributed even without --policy, and so does `rank_workers`
-// > 1 (--tessera_workers: worker threads inside each rank, copied into the steal options).
-CommandLine parse_command_line(int argc, char** argv, bool speaking = true, int ranks = 1,
-                               int rank_workers = 1);
+// `ranks` > 1 makes the search distributed, and so do the runtime's steal flags (`steal_flags`:
+// --tessera_steal_policy, --tessera_steal_args, --tessera_workers > 1). --policy and --steal are
+// the older spellings of the first two: they still work, with a deprecation warning.
+CommandLine parse_command_line(int argc, char** argv, const collections::steal::StealFlags& steal_flags,
+                               bool speaking = true, int ranks = 1);
 
 }  // namespace tessera::nqueens::app

@@ -43,7 +43,8 @@ TreeParams resolve(const std::optional<std::string>& tree, const Overrides& o) {
 
 }  // namespace
 
-CommandLine parse_command_line(int argc, char** argv, bool speaking, int ranks, int rank_workers) {
+CommandLine parse_command_line(int argc, char** argv, const collections::steal::StealFlags& steal_flags,
+                               bool speaking, int ranks) {
   CLI::App cli{"tessera-uts: count the nodes, leaves and depth of an Unbalanced Tree Search "
                "(UTS 2.1) tree. Tree flags take the reference's meanings and defaults; with "
                "--tree they override that tree's values."};
@@ -67,10 +68,10 @@ CommandLine parse_command_line(int argc, char** argv, bool speaking, int ranks, 
   cli.add_option("-g", o.g, "SHA-1 evaluations per child: compute granularity, >= 1 (default 1)");
   cli.add_option("--workers", workers, "Search with a pool of N >= 1 threads stealing from each "
                                        "other (default: sequential search)");
-  cli.add_option("--policy", policy, "Distributed search over task collections with this victim "
+  cli.add_option("--policy", policy, "Deprecated: --tessera_steal_policy. Distributed search over task collections with this victim "
                                      "policy: random, lifeline or success_only (default lifeline "
                                      "when run on several ranks)");
-  cli.add_option("--steal", steal_keys, "Steal keys, key=value (repeatable): " +
+  cli.add_option("--steal", steal_keys, "Deprecated: --tessera_steal_args. Steal keys, key=value (repeatable): " +
                                             collections::steal::steal_keys_help())
       ->allow_extra_args(false);  // one key per --steal, so a positional after it stays one
   cli.add_option("--sha1", sha1, "SHA-1 implementation: direct (SHA1_*) or evp")
@@ -89,8 +90,12 @@ CommandLine parse_command_line(int argc, char** argv, bool speaking, int ranks, 
     options.tree_name = tree ? *tree : "custom";
     options.sha1 = sha1 == "direct" ? Sha1Backend::direct : Sha1Backend::evp;
     options.json = report == "json";
+    if (speaking && policy)
+      std::cerr << "tessera-uts: warning: --policy is deprecated, use --tessera_steal_policy\n";
+    if (speaking && !steal_keys.empty())
+      std::cerr << "tessera-uts: warning: --steal is deprecated, use --tessera_steal_args\n";
     const collections::steal::SearchMode mode =
-        collections::steal::resolve_search_mode(workers, policy, steal_keys, ranks, rank_workers);
+        collections::steal::resolve_search_mode(workers, steal_flags, policy, steal_keys, ranks);
     options.workers = mode.pool_workers;
     options.distributed = mode.distributed;
     options.steal = mode.steal;

@@ -4,13 +4,15 @@
 ///
 /// A search runs one of three ways: sequentially; on a pool of threads in one process
 /// (`--workers=N`, no runtime); or distributed over task collections (`--policy`, `--steal`,
-/// `--tessera_workers` > 1, or several ranks), with worker threads inside each rank.
+/// `--tessera_steal_policy`, `--tessera_steal_args`, `--tessera_workers` > 1, or several ranks),
+/// with worker threads inside each rank.
 #include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "tessera/collections/steal/steal_flags.hpp"
 #include "tessera/collections/steal/steal_options.hpp"
 #include "tessera/collections/steal/steal_stats.hpp"
 
@@ -22,12 +24,16 @@ struct SearchMode {
   StealOptions steal;            ///< the distributed search's policy and keys
 };
 
-/// Decides the mode from the flags: `workers` (--workers), `policy` (--policy), `steal_keys`
-/// (--steal, key=value), the job's `ranks` and `rank_workers` (--tessera_workers). Throws
-/// std::invalid_argument for --workers outside [1, 4096] or combined with a distributed search,
-/// and tessera::Error for a bad policy or steal key (the message names the input).
-SearchMode resolve_search_mode(std::optional<std::int64_t> workers, const std::optional<std::string>& policy,
-                               const std::vector<std::string>& steal_keys, int ranks, int rank_workers);
+/// Decides the mode from the flags: `workers` (--workers), the runtime's steal flags (`flags`:
+/// --tessera_steal_policy, --tessera_steal_args, --tessera_workers), the apps' older `policy`
+/// (--policy) and `steal_keys` (--steal, key=value; both deprecated aliases, applied after the
+/// runtime flags' keys) and the job's `ranks`. Throws std::invalid_argument for --workers outside
+/// [1, 4096] or combined with a distributed search, or for a policy given by both --policy and
+/// --tessera_steal_policy with different names, and tessera::Error for a bad policy or steal key
+/// (the message names the input).
+SearchMode resolve_search_mode(std::optional<std::int64_t> workers, const StealFlags& flags,
+                               const std::optional<std::string>& policy, const std::vector<std::string>& steal_keys,
+                               int ranks);
 
 /// How a search ran, beside its answer; the applications' reports extend it.
 struct SearchRun {
