@@ -162,8 +162,10 @@ PhaseRecord PhaseManager::close() {
   double element_time = 0.0;
   for (auto& [key, load] : loads_) {
     if (key.is_rank() || find(key.collection) == nullptr) continue;
-    ElementRecord& entry = elements[key];
+    const auto [it, departed] = elements.try_emplace(key);
+    ElementRecord& entry = it->second;
     entry.key = key;
+    entry.local = !departed;
     entry.load = load.total * scale;
     if (subphases_marked_) {
       entry.subphase_loads = load.subphases;

@@ -15,6 +15,7 @@
 #include <map>
 #include <vector>
 #include <unordered_map>
+#include <unordered_set>
 
 namespace tessera::lb_manager {
 
@@ -130,22 +131,15 @@ std::optional<BalanceReport> LbManager::phase_end(const collections::PhaseRecord
 }
 
 BalanceReport LbManager::balance(const collections::PhaseRecord& record, const Choice& choice) {
-  std::optional<TraceSlice> statistics(std::in_place, rt_.tracer(), "statistics");
+  TraceSlice statistics(rt_.tracer(), "statistics");
   lb::StrategyInput input = strategy_input(record);
   // An element that left during the phase (self-migration) is recorded here too; only the
-  // elements here now can be moved from here.
-  // Each collection's local elements once (sorted by the collection), not once per record.
-  std::map<std::uint64_t, std::vector<std::uint64_t>> here;
-  for (const auto& element : record.elements) {
-    if (here.contains(element.key.collection)) continue;
-    if (const collections::CollectionBase* collection = phases_.find(element.key.collection))
-      here.emplace(element.key.collection, collection->local_elements());
-  }
-  std::erase_if(input.objects, [&](const lb::LbObject& o) {
-    if (!o.id.is_seq) return false;
-    const auto it = here.find(static_cast<std::uint64_t>(o.id.collection));
-    return it == here.end() || !std::binary_search(it->second.begin(), it->second.end(), o.id.value);
-  });
+  // elements here now can be moved from here. The record says which those are.
+  std::unordered_set<lb::ObjectId, lb::ObjectIdHash> departed;
+  for (const auto& element : record.elements)
+    if (!element.local) departed.insert(lb::ObjectId::sequential(element.key.element, static_cast<std::int64_t>(element.key.collection)));
+  if (!departed.empty())
+    std::erase_if(input.objects, [&](const lb::LbObject& o) { return departed.contains(o.id); });
   if (model_)
     for (auto& object : input.objects) object.load = model_(object, record.phase);
   last_input_ = input;
@@ -157,7 +151,7 @@ BalanceReport LbManager::balance(const collections::PhaseRecord& record, const C
     if (object.migratable) local.objects.add(object.load);
   local.before.add(input.load());
 
-  statistics.reset();
+  statistics.end();
   const std::unique_ptr<lb::Strategy> strategy = registry_.create(choice.strategy, choice.args);
   const auto strategy_start = std::chrono::steady_clock::now();
   {

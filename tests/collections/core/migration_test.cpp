@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include <numeric>
 
 namespace {
@@ -170,6 +172,40 @@ TEST(Migration, LargeStatesTravelAloneAndMessagesFollowThem) {
     ++local;
   });
   EXPECT_EQ(rt().collectives().allreduce(local, tessera::op::sum{}), static_cast<std::uint64_t>(n));
+  slabs.destroy();
+}
+
+// The phase record lists every element that ran here, and says which are still here: one that
+// hopped away after running is recorded on the rank it left with local = false, and on the rank
+// it reached as local.
+TEST(Migration, PhaseRecordSaysWhichElementsLeft) {
+  constexpr std::int64_t n = 12;
+  auto slabs = make_collection<Slab>(rt(), {n});
+  auto& phases = PhaseManager::of(rt());
+  const int ranks = rt().size();
+  phases.end_phase();
+  std::vector<std::uint64_t> mine = slabs.manager().local_elements();
+  for (std::uint64_t e : mine) {
+    slabs[{static_cast<std::int64_t>(e)}].send<&Slab::add>(1);  // runs here first: a load here
+    if (e % 2 == 0) slabs[{static_cast<std::int64_t>(e)}].send<&Slab::hop>((rt().rank() + 1) % ranks);
+  }
+  const PhaseRecord record = phases.end_phase();
+  std::size_t left = 0, stayed = 0;
+  for (const auto& element : record.elements) {
+    if (element.key.collection != slabs.id()) continue;
+    const bool was_mine = std::find(mine.begin(), mine.end(), element.key.element) != mine.end();
+    if (!was_mine) {
+      EXPECT_TRUE(element.local) << element.key.element;  // arrived here
+      continue;
+    }
+    const bool hopped = element.key.element % 2 == 0 && ranks > 1;
+    EXPECT_EQ(element.local, !hopped) << element.key.element;
+    (hopped ? left : stayed) += 1;
+  }
+  std::size_t want_left = 0;
+  for (std::uint64_t e : mine) want_left += e % 2 == 0 && ranks > 1 ? 1 : 0;
+  EXPECT_EQ(left, want_left);
+  EXPECT_EQ(stayed, mine.size() - want_left);
   slabs.destroy();
 }
 

@@ -98,7 +98,9 @@ TEST(Trace, SizeLimitStopsTracingAndKeepsTheTraceWellFormed) {
   const bool active = run_ping_pong({"--tessera_trace=" + dir.string(), "--tessera_trace_max_mb=0.01",
                                      "--tessera_trace_flow_sample=0"});  // flows into a stopped rank end nowhere
   // 200 pings and their slices need far more than 10 KiB on rank 1, which answers all of them.
-  if (rank() == 1) EXPECT_FALSE(active);
+  if (rank() == 1) {
+    EXPECT_FALSE(active);
+  }
   MPI_Barrier(MPI_COMM_WORLD);
   if (rank() != 0) return;
   const auto summary = tessera::testing::check_trace(read_json(dir / "trace.json"));
@@ -141,7 +143,9 @@ TEST(Trace, UnwritableDirectoryIsRefusedOnEveryRank) {
     run_ping_pong({"--tessera_trace=/dev/null/trace"});
     ADD_FAILURE() << "the runtime started with an unwritable trace directory";
   } catch (const tessera::Error& e) {
-    if (rank() == 0) EXPECT_NE(std::string(e.what()).find("/dev/null/trace/rank.0.json"), std::string::npos) << e.what();
+    if (rank() == 0) {
+      EXPECT_NE(std::string(e.what()).find("/dev/null/trace/rank.0.json"), std::string::npos) << e.what();
+    }
   }
 }
 

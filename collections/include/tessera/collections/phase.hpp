@@ -53,6 +53,7 @@ struct ElementRecord {
   int home = 0;
   double load = 0.0;                    ///< seconds
   std::vector<double> subphase_loads;   ///< seconds per subphase id 0..n-1 (empty: none marked)
+  bool local = true;                    ///< still here at the phase end (false: ran here, then left)
 };
 
 /// Messages delivered on this rank from `from` to `to` in one phase.

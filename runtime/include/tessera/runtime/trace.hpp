@@ -183,9 +183,12 @@ class TraceSlice {
     if (tracer_ != nullptr) [[unlikely]]
       tracer_->begin(name);
   }
-  ~TraceSlice() {
+  ~TraceSlice() { end(); }
+  /// Ends the slice before the scope does; later calls do nothing.
+  void end() {
     if (tracer_ != nullptr) [[unlikely]]
       tracer_->end();
+    tracer_ = nullptr;
   }
   TraceSlice(const TraceSlice&) = delete;
   TraceSlice& operator=(const TraceSlice&) = delete;
