@@ -65,6 +65,7 @@ constexpr std::size_t kRing = 32;
 constexpr std::size_t kPoolLimit = 64;
 constexpr std::size_t kStagger = 17 * 64;  // bytes: slots at a power-of-two stride alias in cache
 constexpr int kCqBatch = 16;
+constexpr unsigned kMpiEvery = 16;  // probes/progress calls per MPI progress call
 
 enum class Kind : std::uint64_t { eager = 0, request = 1, done = 2 };
 constexpr int kRankShift = 40;
@@ -201,6 +202,7 @@ class OfiTransport final : public Transport {
 
   bool probe() override {
     drain();
+    if (ready_.empty()) progress_mpi();
     return !ready_.empty();
   }
 
@@ -212,6 +214,7 @@ class OfiTransport final : public Transport {
 
   std::size_t progress() override {
     drain();
+    progress_mpi();
     return sends_in_flight_ + rendezvous_.size();
   }
 
@@ -379,6 +382,16 @@ class OfiTransport final : public Transport {
     while (reads_pending_ != 0) drain();
   }
 
+  // Lets MPI advance every kMpiEvery calls. The runtime's quiescence waves are MPI_Iallreduce
+  // on the same communicator, and Open MPI advances a nonblocking collective only inside MPI calls:
+  // a rank that, once its own wave completed, talks only to libfabric would leave its peers'
+  // wave unfinished forever. (The MPI transport's tests do this as a side effect.)
+  void progress_mpi() {
+    if (++mpi_calls_ % kMpiEvery != 0) return;
+    int flag = 0;
+    MPI_Iprobe(MPI_ANY_SOURCE, kMpiTransportTag, comm_, &flag, MPI_STATUS_IGNORE);
+  }
+
   // Runs `call` until it stops answering -FI_EAGAIN, progressing the CQ in between.
   template <typename Call>
   void retry(const char* what, Call&& call) {
@@ -498,6 +511,7 @@ class OfiTransport final : public Transport {
   std::uint64_t next_id_ = 0;
   std::size_t reads_pending_ = 0;
   int reading_from_ = -1;
+  unsigned mpi_calls_ = 0;
   std::map<const std::byte*, Registration> registrations_;  // by address
   std::uint64_t next_key_ = 1;
   std::vector<Buffer> pool_;
