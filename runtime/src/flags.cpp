@@ -52,6 +52,16 @@ void RuntimeFlags::add_to(CLI::App& app) {
   app.add_option("--tessera_shm_ring_bytes", shm_ring_bytes,
                  "Bytes of each shared-memory ring between two ranks of a node (0: automatic, up to 1 MiB; "
                  "else at least 4096, a multiple of 64); messages above a quarter of it go through MPI");
+  app.add_option("--tessera_transport", transport,
+                 "Network between ranks (behind the shared-memory rings of a node): mpi, or ofi (libfabric "
+                 "FI_EP_RDM endpoints)")
+      ->check(CLI::IsMember({"mpi", "ofi"}));
+  app.add_option("--tessera_ofi_provider", ofi_provider,
+                 "libfabric provider for --tessera_transport=ofi, as fi_info names it (e.g. \"tcp;ofi_rxm\", shm, "
+                 "sockets); default: the first FI_EP_RDM provider with FI_MSG and FI_RMA");
+  app.add_option("--tessera_ofi_eager_bytes", ofi_eager_bytes,
+                 "ofi: messages up to this many bytes go eagerly into pre-posted receives of that size, larger "
+                 "ones by rendezvous (an RMA read); at least 32");
   app.add_option("--tessera_tree_fanout", tree_fanout,
                  "Branching factor of the spanning tree used by broadcasts and reductions (>= 2)");
 }
@@ -63,6 +73,9 @@ void RuntimeFlags::validate() const {
   if (shm_ring_bytes != 0 && (shm_ring_bytes < 4096 || shm_ring_bytes % 64 != 0))
     throw Error(fmt::format("--tessera_shm_ring_bytes={} is invalid: use 0 (automatic) or at least 4096, a "
                             "multiple of 64", shm_ring_bytes));
+  if (ofi_eager_bytes < 32)
+    throw Error(fmt::format("--tessera_ofi_eager_bytes={} is invalid: at least 32 bytes (a rendezvous request)",
+                            ofi_eager_bytes));
   if ((idle_spin_us < 0 && idle_spin_us != kIdleSpinAuto) || idle_yield_us < 0 || idle_sleep_max_us < 0)
     throw Error("--tessera_idle_* durations must be non-negative microseconds (--tessera_idle_spin_us "
                 "also takes auto)");

@@ -255,7 +255,9 @@ std::size_t auto_ring_bytes(int locals) {
 
 std::unique_ptr<Transport> make_transport(void* mpi_comm, MpiTransportOptions options) {
   MPI_Comm comm = *static_cast<MPI_Comm*>(mpi_comm);
-  auto network = make_mpi_transport(mpi_comm, options);
+  if (options.network != "mpi" && options.network != "ofi")
+    throw Error(fmt::format("transport '{}' is unknown: use mpi or ofi", options.network));
+  auto network = options.network == "ofi" ? make_ofi_transport(mpi_comm, options) : make_mpi_transport(mpi_comm, options);
   if (!options.shared_memory) return network;
   if (options.ring_bytes != 0 && (options.ring_bytes < 4096 || options.ring_bytes % shm::kLine != 0))
     throw Error(fmt::format("shared-memory ring size {} is invalid: it must be at least 4096 bytes and a "

@@ -104,7 +104,22 @@ Runtime::Runtime(int& argc, char**& argv, RuntimeOptions options) {
   if (!trace_flags_.dir.empty()) start_trace(options.exit_on_flag_error);
   options.transport.shared_memory = options.transport.shared_memory && flags_.shm;
   if (flags_.shm_ring_bytes != 0) options.transport.ring_bytes = flags_.shm_ring_bytes;
-  transport_ = make_transport(&comm_, options.transport);
+  options.transport.network = flags_.transport;
+  options.transport.ofi_provider = flags_.ofi_provider;
+  options.transport.ofi_eager_bytes = flags_.ofi_eager_bytes;
+  try {
+    transport_ = make_transport(&comm_, options.transport);
+  } catch (const Error& e) {
+    // Transport set-up fails alike on every rank (the ofi provider choice is agreed collectively).
+    if (!options.exit_on_flag_error) {
+      MPI_Comm_free(&comm_);
+      throw;
+    }
+    if (rank_ == 0) std::fprintf(stderr, "tessera: %s\n", e.what());
+    MPI_Comm_free(&comm_);
+    if (owns_mpi_) MPI_Finalize();
+    std::exit(2);
+  }
   outboxes_.resize(size_);
   collectives_ = std::make_unique<Collectives>(*this);
   previous_ = current_runtime;

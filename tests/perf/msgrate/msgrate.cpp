@@ -104,9 +104,11 @@ int main(int argc, char** argv) {
     fmt::print("8 B messages 0 -> 1: tessera {:.0f}/s  mpi {:.0f}/s  ratio {:.3f}\n", best_tessera, best_mpi,
                best_tessera / best_mpi);
     if (report == "json")
-      fmt::print(R"({{"benchmark":"message_rate","tessera_msgs_per_s":{:.0f},"mpi_msgs_per_s":{:.0f},"ratio":{:.4f}}})"
+      fmt::print(R"({{"benchmark":"message_rate","transport":"{}","provider":"{}","shm":{},)"
+                 R"("tessera_msgs_per_s":{:.0f},"mpi_msgs_per_s":{:.0f},"ratio":{:.4f}}})"
                  "\n",
-                 best_tessera, best_mpi, best_tessera / best_mpi);
+                 rt.flags().transport, rt.flags().transport == "ofi" ? rt.flags().ofi_provider : "",
+                 rt.flags().shm, best_tessera, best_mpi, best_tessera / best_mpi);
   }
   MPI_Comm_free(&app_comm);
   return 0;

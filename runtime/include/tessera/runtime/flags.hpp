@@ -38,6 +38,9 @@ struct RuntimeFlags : FlagGroup {
   std::size_t coalesce_bytes = 16384;  ///< a destination's batch leaves once it holds this much
   bool shm = true;                     ///< shared-memory rings between the ranks of a node
   std::size_t shm_ring_bytes = 0;      ///< bytes per ring; 0: automatic (up to 1 MiB)
+  std::string transport = "mpi";       ///< network between ranks: mpi or ofi (libfabric)
+  std::string ofi_provider;            ///< libfabric provider; empty: the first that fits
+  std::size_t ofi_eager_bytes = 65536; ///< ofi: larger messages go by rendezvous
   bool help = false;
 
   void add_to(CLI::App& app) override;

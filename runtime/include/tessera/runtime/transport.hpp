@@ -9,6 +9,7 @@
 #include <cstddef>
 #include <memory>
 #include <span>
+#include <string>
 
 namespace tessera {
 
@@ -85,12 +86,26 @@ struct MpiTransportOptions {
   /// 1 MiB, within 64 MiB for a node's rings but never under 64 KiB. Batches above a quarter of
   /// it go through MPI.
   std::size_t ring_bytes = 0;
+  /// The network between ranks (`--tessera_transport`): "mpi" or "ofi" (libfabric).
+  std::string network = "mpi";
+  /// The libfabric provider (`--tessera_ofi_provider`), e.g. "tcp;ofi_rxm"; empty: the first
+  /// FI_EP_RDM provider with the capabilities the ofi transport needs.
+  std::string ofi_provider;
+  /// Messages up to this many bytes travel eagerly into pre-posted receives of this size; larger
+  /// ones by rendezvous (an RMA read of the sender's registered buffer). At least 32 bytes.
+  std::size_t ofi_eager_bytes = 65536;
 };
 
 /// The MPI backend. `comm` must stay valid for the transport's life (the runtime's duplicate).
 std::unique_ptr<Transport> make_mpi_transport(void* mpi_comm, MpiTransportOptions options = {});
 
-/// The runtime's transport: the MPI backend, and, with `options.shared_memory` and more than one
+/// The libfabric backend (runtime/README.md, "The ofi transport"): FI_EP_RDM endpoints whose
+/// addresses are exchanged over `mpi_comm`. Collective over `mpi_comm`, and so is destroying it.
+/// Throws tessera::Error, on every rank alike, when no provider fits (naming the providers
+/// available or the missing capability) or when Tessera was built without libfabric.
+std::unique_ptr<Transport> make_ofi_transport(void* mpi_comm, MpiTransportOptions options = {});
+
+/// The runtime's transport: the MPI backend (or, with `options.network` "ofi", the libfabric one), and, with `options.shared_memory` and more than one
 /// rank of `comm` on this node, shared-memory rings between the node's ranks in front of it
 /// (node_transport.cpp; per-pair order holds across both paths). Collective over `comm`, and so
 /// is destroying it. Throws tessera::Error for a ring size below 4096 bytes or not a multiple of 64.

@@ -1,0 +1,537 @@
+// libfabric implementation of Transport, over one reliable-datagram endpoint (FI_EP_RDM) per rank.
+//
+// Why: an active-message runtime that owns its endpoint, completion queue and posted buffers
+// avoids MPI's matching and progress rules for its own traffic (Charm++'s OFI machine layer does
+// the same). MPI stays for bootstrap only: the ranks exchange endpoint names with MPI_Allgather
+// on the runtime's communicator and insert them into an address vector in rank order, so an
+// fi_addr_t is a rank.
+//
+// Wire: every message carries 64 bits of remote CQ data (FI_REMOTE_CQ_DATA), so the receiver
+// learns the source rank, the message's kind and its place in the pair's order without a header
+// in the bytes the runtime reads:
+//     bits 63..40 source rank | 39..38 kind (eager, rendezvous request, rendezvous done) | 37..0 seq
+//
+// Receives: a ring of `kRing` buffers of `eager_bytes`, each posted with fi_recv; a buffer that
+// poll() hands out is reposted when the runtime releases it. An eager message lands in the
+// buffer and is read there: no copy.
+//
+// Rendezvous (messages above eager_bytes): the sender registers its buffer for remote reads and
+// sends a 32-byte request {address, key, bytes, id} in the ordered stream; the receiver, on
+// reaching it in poll(), reads the payload with fi_read into a pooled buffer (in chunks of the
+// provider's max_msg_size), then answers with a `done` message carrying the id, on which the
+// sender retires its buffer. The read is awaited inside poll() (progressing the CQ, and keeping
+// whatever else completes meanwhile), as the MPI transport waits on its bulk MPI_Recv.
+//
+// Order: the runtime relies on per-pair FIFO. Each sender numbers its eager and request messages
+// per destination; the receiver delivers a source's messages in that order and parks an early
+// one in a per-source reorder map. With FI_ORDER_SAS (every provider here offers it) the map
+// stays empty; the numbers make order independent of the provider's completion order.
+//
+// FI_EAGAIN from fi_senddata/fi_recv/fi_read/fi_inject: drive the CQ (which is what frees the
+// provider's resources under manual progress) and retry; nothing is ever dropped.
+//
+// Errors: a completion error is read with fi_cq_readerr and thrown as tessera::Error naming the
+// operation, the peer rank and fi_cq_strerror's text.
+//
+// Registration: a provider asking for FI_MR_LOCAL gets descriptors for the receive ring (registered
+// once) and for every sent or read buffer; all registrations go through a cache keyed by
+// (address, capacity), filled for the transport's own pooled buffers and dropped when a buffer
+// leaves the pool, so a large buffer reused for the next large message is not registered again.
+#include <tessera/runtime/error.hpp>
+#include <tessera/runtime/transport.hpp>
+
+#include "ofi_transport.hpp"
+
+#include <mpi.h>
+#include <rdma/fabric.h>
+#include <rdma/fi_cm.h>
+#include <rdma/fi_domain.h>
+#include <rdma/fi_endpoint.h>
+#include <rdma/fi_errno.h>
+#include <rdma/fi_rma.h>
+
+#include <fmt/format.h>
+
+#include <cstring>
+#include <deque>
+#include <map>
+#include <unordered_map>
+#include <vector>
+
+namespace tessera {
+namespace {
+
+constexpr std::size_t kRing = 32;
+constexpr std::size_t kPoolLimit = 64;
+constexpr std::size_t kStagger = 17 * 64;  // bytes: slots at a power-of-two stride alias in cache
+constexpr int kCqBatch = 16;
+// progress calls and empty probes per MPI progress call. 16 or 64 left a 4-rank collections test
+// hanging in a quiescence wave (Open MPI runs nonblocking collectives' progress only every 8th
+// opal_progress); 1 costs nothing measurable on the shared-memory path, and is the price of
+// correctness over MPI-over-OFI, where each MPI_Iprobe also polls MPI's own endpoint.
+constexpr unsigned kMpiEvery = 1;
+
+enum class Kind : std::uint64_t { eager = 0, request = 1, done = 2 };
+constexpr int kRankShift = 40;
+constexpr int kKindShift = 38;
+constexpr std::uint64_t kSeqMask = (std::uint64_t{1} << kKindShift) - 1;
+
+std::uint64_t pack(int rank, Kind kind, std::uint64_t seq) {
+  return (static_cast<std::uint64_t>(rank) << kRankShift) | (static_cast<std::uint64_t>(kind) << kKindShift) |
+         (seq & kSeqMask);
+}
+
+struct Request {  // a rendezvous request: where the payload is and how to read it
+  std::uint64_t address = 0;
+  std::uint64_t key = 0;
+  std::uint64_t bytes = 0;
+  std::uint64_t id = 0;
+};
+
+// What a completion's op_context points at; the first member tells which.
+enum class Op { recv, send, read };
+struct Context {
+  fi_context2 provider_space;  // FI_CONTEXT/FI_CONTEXT2 mode: the provider's, at the front
+  Op op;
+  std::size_t index = 0;  // slot of the ring, or send record
+};
+
+struct Arrival {
+  int source = -1;
+  Kind kind = Kind::eager;
+  std::size_t slot = 0;
+  std::size_t bytes = 0;
+};
+
+std::string fi_error(const char* what, ssize_t code) {
+  return fmt::format("libfabric {} failed: {}", what, fi_strerror(static_cast<int>(-code)));
+}
+
+void check(const char* what, int code) {
+  if (code != 0) throw Error(fi_error(what, code));
+}
+
+class OfiTransport final : public Transport {
+ public:
+  OfiTransport(MPI_Comm comm, const OfiSetup& setup, const MpiTransportOptions& options)
+      : comm_(comm), options_(options), info_(setup.info) {
+    MPI_Comm_rank(comm_, &rank_);
+    MPI_Comm_size(comm_, &size_);
+    mr_local_ = (info_->domain_attr->mr_mode & FI_MR_LOCAL) != 0;
+    virt_addr_ = (info_->domain_attr->mr_mode & (FI_MR_VIRT_ADDR | FI_MR_BASIC)) != 0;
+    max_msg_ = info_->ep_attr->max_msg_size;
+    open_endpoint();
+    exchange_addresses();
+    expected_.assign(static_cast<std::size_t>(size_), 0);
+    next_seq_.assign(static_cast<std::size_t>(size_), 0);
+    early_.resize(static_cast<std::size_t>(size_));
+    ring_.resize(kRing);
+    for (std::size_t i = 0; i < kRing; ++i) {
+      Slot& slot = ring_[i];
+      slot.buffer = Buffer(options_.ofi_eager_bytes + kStagger * i);
+      slot.data = slot.buffer.data() + kStagger * i;
+      slot.context = Context{{}, Op::recv, i};
+      if (mr_local_) slot.desc = fi_mr_desc(registration(slot.buffer, FI_RECV));
+      post(i);
+    }
+  }
+
+  ~OfiTransport() override {
+    try {
+      while (progress() != 0) {
+      }
+    } catch (const Error&) {  // a failed peer: nothing more can be retired
+    }
+    MPI_Barrier(comm_);  // no rank closes its endpoint while a peer may still read from it
+    if (ep_) fi_close(&ep_->fid);
+    for (auto& [key, entry] : registrations_) fi_close(&entry.mr->fid);
+    if (av_) fi_close(&av_->fid);
+    if (cq_) fi_close(&cq_->fid);
+    if (domain_) fi_close(&domain_->fid);
+    if (fabric_) fi_close(&fabric_->fid);
+    fi_freeinfo(info_);
+  }
+
+  int rank() const override { return rank_; }
+  int size() const override { return size_; }
+
+  void send(int dest, Buffer&& bytes) override {
+    const std::uint64_t seq = next_seq_[static_cast<std::size_t>(dest)]++;
+    if (bytes.size() <= options_.ofi_eager_bytes) {
+      post_send(dest, pack(rank_, Kind::eager, seq), std::move(bytes));
+      return;
+    }
+    fid_mr* mr = registration(bytes, FI_REMOTE_READ);
+    const std::uint64_t id = next_id_++;
+    Request request{virt_addr_ ? reinterpret_cast<std::uint64_t>(bytes.data()) : 0, fi_mr_key(mr), bytes.size(), id};
+    rendezvous_.emplace(id, std::move(bytes));
+    Buffer header = acquire(sizeof request);
+    header.append(&request, sizeof request);
+    post_send(dest, pack(rank_, Kind::request, seq), std::move(header));
+  }
+
+  bool poll(Incoming& out) override {
+    drain();
+    if (ready_.empty()) return false;
+    const Arrival arrival = ready_.front();
+    ready_.pop_front();
+    Slot& slot = ring_[arrival.slot];
+    out.source = arrival.source;
+    if (arrival.kind == Kind::request) {
+      Request request;
+      std::memcpy(&request, slot.data, sizeof request);
+      post(arrival.slot);  // the request has been read
+      out.owned = acquire(request.bytes);
+      out.owned.resize(request.bytes);
+      read(arrival.source, request, out.owned);
+      out.bytes = out.owned.view();
+      out.slot = -1;
+      inject(arrival.source, pack(rank_, Kind::done, 0), &request.id, sizeof request.id);
+    } else {
+      out.bytes = std::span<const std::byte>(slot.data, arrival.bytes);
+      out.slot = static_cast<int>(arrival.slot);
+    }
+    return true;
+  }
+
+  void release(Incoming&& in) override {
+    if (in.slot >= 0) {
+      post(static_cast<std::size_t>(in.slot));
+    } else if (in.owned.capacity() != 0) {
+      recycle(std::move(in.owned));
+    }
+    in.bytes = {};
+    in.slot = -1;
+  }
+
+  bool probe() override {
+    drain();
+    if (ready_.empty()) progress_mpi();
+    return !ready_.empty();
+  }
+
+  bool await(int tries) override {
+    for (int i = 0; i < tries; ++i)
+      if (probe()) return true;
+    return false;
+  }
+
+  std::size_t progress() override {
+    drain();
+    progress_mpi();
+    return sends_in_flight_ + rendezvous_.size();
+  }
+
+  Buffer acquire(std::size_t bytes) override {
+    if (bytes <= options_.pool_bytes) {
+      if (!pool_.empty()) {
+        Buffer b = std::move(pool_.back());
+        pool_.pop_back();
+        return b;
+      }
+      return Buffer(options_.pool_bytes);
+    }
+    auto fit = large_pool_.lower_bound(bytes);
+    if (fit != large_pool_.end() && fit->first / 2 <= bytes) {
+      Buffer b = std::move(fit->second);
+      large_pool_bytes_ -= fit->first;
+      large_pool_.erase(fit);
+      return b;  // its registration stays cached: it is likely sent or read into next
+    }
+    return Buffer(bytes);
+  }
+
+  void recycle(Buffer&& bytes) override {
+    const std::size_t capacity = bytes.capacity();
+    bytes.clear();
+    if (capacity == options_.pool_bytes) {
+      if (pool_.size() < kPoolLimit) pool_.push_back(std::move(bytes));
+      else forget(bytes);
+    } else if (capacity > options_.pool_bytes && large_pool_bytes_ + capacity <= options_.large_pool_bytes) {
+      large_pool_bytes_ += capacity;
+      large_pool_.emplace(capacity, std::move(bytes));
+    } else {
+      forget(bytes);
+    }
+  }
+
+ private:
+  struct Slot {
+    Buffer buffer;
+    std::byte* data = nullptr;
+    void* desc = nullptr;
+    Context context;
+  };
+  struct SendRecord {
+    Context context;
+    Buffer bytes;
+    int dest = -1;
+  };
+  struct Registration {
+    std::size_t capacity = 0;
+    fid_mr* mr = nullptr;
+    std::uint64_t access = 0;
+  };
+
+  void open_endpoint() {
+    check("fi_fabric", fi_fabric(info_->fabric_attr, &fabric_, nullptr));
+    check("fi_domain", fi_domain(fabric_, info_, &domain_, nullptr));
+    fi_cq_attr cq_attr{};
+    cq_attr.format = FI_CQ_FORMAT_DATA;
+    cq_attr.size = 4 * kRing;
+    check("fi_cq_open", fi_cq_open(domain_, &cq_attr, &cq_, nullptr));
+    fi_av_attr av_attr{};
+    av_attr.type = FI_AV_TABLE;  // fi_addr_t i is the i-th inserted address: the rank
+    av_attr.count = static_cast<std::size_t>(size_);
+    check("fi_av_open", fi_av_open(domain_, &av_attr, &av_, nullptr));
+    check("fi_endpoint", fi_endpoint(domain_, info_, &ep_, nullptr));
+    check("fi_ep_bind(cq)", fi_ep_bind(ep_, &cq_->fid, FI_TRANSMIT | FI_RECV));
+    check("fi_ep_bind(av)", fi_ep_bind(ep_, &av_->fid, 0));
+    check("fi_enable", fi_enable(ep_));
+  }
+
+  void exchange_addresses() {
+    std::size_t length = 0;
+    fi_getname(&ep_->fid, nullptr, &length);  // -FI_ETOOSMALL, with the length
+    int longest = static_cast<int>(length);
+    MPI_Allreduce(MPI_IN_PLACE, &longest, 1, MPI_INT, MPI_MAX, comm_);
+    std::vector<char> mine(static_cast<std::size_t>(longest), 0);
+    length = mine.size();
+    check("fi_getname", fi_getname(&ep_->fid, mine.data(), &length));
+    std::vector<char> all(mine.size() * static_cast<std::size_t>(size_));
+    MPI_Allgather(mine.data(), longest, MPI_BYTE, all.data(), longest, MPI_BYTE, comm_);
+    std::vector<fi_addr_t> addresses(static_cast<std::size_t>(size_));
+    for (int r = 0; r < size_; ++r) {
+      const int inserted = fi_av_insert(av_, all.data() + static_cast<std::size_t>(r) * mine.size(), 1,
+                                        &addresses[static_cast<std::size_t>(r)], 0, nullptr);
+      if (inserted != 1) throw Error(fmt::format("libfabric fi_av_insert failed for rank {}", r));
+    }
+  }
+
+  // The registration of `buffer` (its whole capacity) for `access`, from the cache when present.
+  fid_mr* registration(const Buffer& buffer, std::uint64_t access) {
+    auto it = registrations_.find(buffer.data());
+    if (it != registrations_.end() && it->second.capacity == buffer.capacity() &&
+        (it->second.access & access) == access)
+      return it->second.mr;
+    if (it != registrations_.end()) {
+      fi_close(&it->second.mr->fid);
+      registrations_.erase(it);
+    }
+    const std::uint64_t all_access = FI_SEND | FI_RECV | FI_READ | FI_REMOTE_READ;
+    fid_mr* mr = nullptr;
+    check("fi_mr_reg", fi_mr_reg(domain_, buffer.data(), buffer.capacity(), all_access, 0, next_key_++, 0, &mr,
+                                 nullptr));
+    registrations_.emplace(buffer.data(), Registration{buffer.capacity(), mr, all_access});
+    return mr;
+  }
+
+  // Drops the cached registration of a buffer about to be freed.
+  void forget(const Buffer& buffer) {
+    auto it = registrations_.find(buffer.data());
+    if (it == registrations_.end()) return;
+    fi_close(&it->second.mr->fid);
+    registrations_.erase(it);
+  }
+
+  void* send_desc(const Buffer& buffer) { return mr_local_ ? fi_mr_desc(registration(buffer, FI_SEND)) : nullptr; }
+
+  void post(std::size_t index) {
+    Slot& slot = ring_[index];
+    retry("fi_recv", [&] {
+      return fi_recv(ep_, slot.data, options_.ofi_eager_bytes, slot.desc, FI_ADDR_UNSPEC, &slot.context);
+    });
+  }
+
+  void post_send(int dest, std::uint64_t data, Buffer&& bytes) {
+    std::size_t index;
+    if (!free_sends_.empty()) {
+      index = free_sends_.back();
+      free_sends_.pop_back();
+    } else {
+      index = sends_.size();
+      sends_.emplace_back();
+    }
+    SendRecord& record = sends_[index];
+    record.context = Context{{}, Op::send, index};
+    record.bytes = std::move(bytes);
+    record.dest = dest;
+    void* desc = send_desc(record.bytes);
+    retry("fi_senddata", [&] {
+      return fi_senddata(ep_, record.bytes.data(), record.bytes.size(), desc, data, static_cast<fi_addr_t>(dest),
+                         &record.context);
+    });
+    ++sends_in_flight_;
+  }
+
+  void inject(int dest, std::uint64_t data, const void* bytes, std::size_t length) {
+    retry("fi_injectdata",
+          [&] { return fi_injectdata(ep_, bytes, length, data, static_cast<fi_addr_t>(dest)); });
+  }
+
+  // Reads a rendezvous payload into `into`, waiting for it.
+  void read(int source, const Request& request, Buffer& into) {
+    void* desc = mr_local_ ? fi_mr_desc(registration(into, FI_READ)) : nullptr;
+    Context context{{}, Op::read, 0};
+    reading_from_ = source;
+    reads_pending_ = 0;
+    for (std::uint64_t offset = 0; offset < request.bytes; offset += max_msg_) {
+      const std::size_t chunk = static_cast<std::size_t>(std::min<std::uint64_t>(max_msg_, request.bytes - offset));
+      retry("fi_read", [&] {
+        return fi_read(ep_, into.data() + offset, chunk, desc, static_cast<fi_addr_t>(source),
+                       request.address + offset, request.key, &context);
+      });
+      ++reads_pending_;
+    }
+    while (reads_pending_ != 0) drain();
+  }
+
+  // Lets MPI advance every kMpiEvery progress() calls and empty probes. The runtime's quiescence waves are MPI_Iallreduce
+  // on the same communicator, and Open MPI advances a nonblocking collective only inside MPI calls:
+  // a rank that, once its own wave completed, talks only to libfabric would leave its peers'
+  // wave unfinished forever. (The MPI transport's tests do this as a side effect.)
+  void progress_mpi() {
+    if (++mpi_calls_ % kMpiEvery != 0) return;
+    int flag = 0;
+    MPI_Iprobe(MPI_ANY_SOURCE, kMpiTransportTag, comm_, &flag, MPI_STATUS_IGNORE);
+  }
+
+  // Runs `call` until it stops answering -FI_EAGAIN, progressing the CQ in between.
+  template <typename Call>
+  void retry(const char* what, Call&& call) {
+    for (;;) {
+      const ssize_t code = call();
+      if (code == 0) return;
+      if (code != -FI_EAGAIN) throw Error(fi_error(what, code));
+      drain();
+    }
+  }
+
+  // Reads every available completion: sends retire their buffers, receives join their source's
+  // ordered stream, `done` messages retire rendezvous buffers.
+  void drain() {
+    fi_cq_data_entry entries[kCqBatch];
+    for (;;) {
+      const ssize_t n = fi_cq_read(cq_, entries, kCqBatch);
+      if (n == -FI_EAGAIN) return;
+      if (n == -FI_EAVAIL) report_error();
+      if (n < 0) throw Error(fi_error("fi_cq_read", n));
+      for (ssize_t i = 0; i < n; ++i) complete(entries[i]);
+      if (n < kCqBatch) return;
+    }
+  }
+
+  void complete(const fi_cq_data_entry& entry) {
+    const Context& context = *static_cast<const Context*>(entry.op_context);
+    switch (context.op) {
+      case Op::send: {
+        SendRecord& record = sends_[context.index];
+        recycle(std::move(record.bytes));
+        free_sends_.push_back(context.index);
+        --sends_in_flight_;
+        return;
+      }
+      case Op::read:
+        --reads_pending_;
+        return;
+      case Op::recv:
+        break;
+    }
+    const int source = static_cast<int>(entry.data >> kRankShift);
+    const auto kind = static_cast<Kind>((entry.data >> kKindShift) & 3);
+    if (kind == Kind::done) {
+      std::uint64_t id = 0;
+      std::memcpy(&id, ring_[context.index].data, sizeof id);
+      post(context.index);
+      auto it = rendezvous_.find(id);
+      if (it != rendezvous_.end()) {
+        recycle(std::move(it->second));
+        rendezvous_.erase(it);
+      }
+      return;
+    }
+    const Arrival arrival{source, kind, context.index, entry.len};
+    const std::uint64_t seq = entry.data & kSeqMask;
+    std::uint64_t& expected = expected_[static_cast<std::size_t>(source)];
+    auto& early = early_[static_cast<std::size_t>(source)];
+    if (seq != (expected & kSeqMask)) {
+      early.emplace(seq, arrival);  // ahead of its turn: the provider completed out of order
+      return;
+    }
+    ready_.push_back(arrival);
+    ++expected;
+    for (auto next = early.find(expected & kSeqMask); next != early.end(); next = early.find(expected & kSeqMask)) {
+      ready_.push_back(next->second);
+      early.erase(next);
+      ++expected;
+    }
+  }
+
+  [[noreturn]] void report_error() {
+    fi_cq_err_entry error{};
+    fi_cq_readerr(cq_, &error, 0);
+    std::string op = "a completion";
+    std::string peer = "an unknown rank";
+    if (error.op_context != nullptr) {
+      const Context& context = *static_cast<const Context*>(error.op_context);
+      if (context.op == Op::send) {
+        op = "a send";
+        peer = fmt::format("rank {}", sends_[context.index].dest);
+      } else if (context.op == Op::read) {
+        op = "a rendezvous read";
+        peer = fmt::format("rank {}", reading_from_);
+      } else {
+        op = "a receive";
+        if (error.flags & FI_REMOTE_CQ_DATA) peer = fmt::format("rank {}", error.data >> kRankShift);
+      }
+    }
+    throw Error(fmt::format("rank {}: libfabric error in {} with {}: {} ({})", rank_, op, peer,
+                            fi_strerror(error.err),
+                            fi_cq_strerror(cq_, error.prov_errno, error.err_data, nullptr, 0)));
+  }
+
+  MPI_Comm comm_;
+  MpiTransportOptions options_;
+  fi_info* info_;
+  int rank_ = 0;
+  int size_ = 1;
+  bool mr_local_ = false;
+  bool virt_addr_ = false;
+  std::uint64_t max_msg_ = 0;
+  fid_fabric* fabric_ = nullptr;
+  fid_domain* domain_ = nullptr;
+  fid_cq* cq_ = nullptr;
+  fid_av* av_ = nullptr;
+  fid_ep* ep_ = nullptr;
+  std::vector<Slot> ring_;
+  std::deque<Arrival> ready_;                                   // delivered in this order
+  std::vector<std::uint64_t> expected_;                         // by source: next sequence number
+  std::vector<std::map<std::uint64_t, Arrival>> early_;         // by source: out-of-order arrivals
+  std::vector<std::uint64_t> next_seq_;                         // by destination
+  std::deque<SendRecord> sends_;                                // stable addresses: contexts point in
+  std::vector<std::size_t> free_sends_;
+  std::size_t sends_in_flight_ = 0;
+  std::unordered_map<std::uint64_t, Buffer> rendezvous_;        // by id: payloads a peer will read
+  std::uint64_t next_id_ = 0;
+  std::size_t reads_pending_ = 0;
+  int reading_from_ = -1;
+  unsigned mpi_calls_ = 0;
+  std::map<const std::byte*, Registration> registrations_;  // by address
+  std::uint64_t next_key_ = 1;
+  std::vector<Buffer> pool_;
+  std::multimap<std::size_t, Buffer> large_pool_;
+  std::size_t large_pool_bytes_ = 0;
+};
+
+}  // namespace
+
+std::unique_ptr<Transport> make_ofi_transport(void* mpi_comm, MpiTransportOptions options) {
+  MPI_Comm comm = *static_cast<MPI_Comm*>(mpi_comm);
+  if (options.ofi_eager_bytes < sizeof(Request))
+    throw Error(fmt::format("--tessera_ofi_eager_bytes={} is invalid: at least {} bytes", options.ofi_eager_bytes,
+                            sizeof(Request)));
+  OfiSetup setup = select_provider(comm, options.ofi_provider);  // collective; throws on every rank
+  return std::make_unique<OfiTransport>(comm, setup, options);
+}
+
+}  // namespace tessera
