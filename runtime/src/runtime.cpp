@@ -54,6 +54,14 @@ bool ranks_share_cores(MPI_Comm comm) {
 }
 }  // namespace
 
+void Runtime::fail_start_up(const Error& error, bool exit_on_error) {
+  MPI_Comm_free(&comm_);
+  if (!exit_on_error) throw;  // called from a catch block: rethrows the exception as it was
+  if (rank_ == 0) std::fprintf(stderr, "tessera: %s\n", error.what());
+  if (owns_mpi_) MPI_Finalize();
+  std::exit(2);
+}
+
 Runtime::Runtime(int& argc, char**& argv, RuntimeOptions options) {
   int initialized = 0;
   MPI_Initialized(&initialized);
@@ -75,15 +83,8 @@ Runtime::Runtime(int& argc, char**& argv, RuntimeOptions options) {
   try {
     parsed = parse_flags(argc, argv, groups);
   } catch (const Error& e) {
-    if (!options.exit_on_flag_error) {
-      MPI_Comm_free(&comm_);
-      throw;
-    }
     // Every rank parses the same argv, so every rank gets here: one message, all exit non-zero.
-    if (rank_ == 0) std::fprintf(stderr, "tessera: %s\n", e.what());
-    MPI_Comm_free(&comm_);
-    if (owns_mpi_) MPI_Finalize();
-    std::exit(2);
+    fail_start_up(e, options.exit_on_flag_error);
   }
   if (parsed.help && options.exit_on_flag_error) {
     if (rank_ == 0) std::fputs(parsed.help_text.c_str(), stdout);
@@ -111,14 +112,7 @@ Runtime::Runtime(int& argc, char**& argv, RuntimeOptions options) {
     transport_ = make_transport(&comm_, options.transport);
   } catch (const Error& e) {
     // Transport set-up fails alike on every rank (the ofi provider choice is agreed collectively).
-    if (!options.exit_on_flag_error) {
-      MPI_Comm_free(&comm_);
-      throw;
-    }
-    if (rank_ == 0) std::fprintf(stderr, "tessera: %s\n", e.what());
-    MPI_Comm_free(&comm_);
-    if (owns_mpi_) MPI_Finalize();
-    std::exit(2);
+    fail_start_up(e, options.exit_on_flag_error);
   }
   outboxes_.resize(size_);
   collectives_ = std::make_unique<Collectives>(*this);

@@ -296,6 +296,9 @@ class Runtime {
   void deliver(int source, std::span<const std::byte> record);
   void dispatch(const Envelope& envelope, int source, std::span<const std::byte> record, std::uint64_t flow);
   void start_trace(bool exit_on_error);
+  // A start-up error that every rank meets alike: rethrown when `exit_on_error` is false, else
+  // printed once (rank 0) before every rank exits with status 2.
+  [[noreturn]] void fail_start_up(const Error& error, bool exit_on_error);
   void finish_trace();
   [[noreturn]] void bad_rank(int dest) const;
   IdleBackoff make_idle() const {
