@@ -12,9 +12,10 @@
 namespace tessera {
 
 Context::Context(int& argc, char**& argv, MPI_Comm app_comm) {
+  program_ = argc > 0 && argv[0] != nullptr ? std::filesystem::path(argv[0]).filename().string() : "tessera";
   RuntimeOptions options;
   options.app_comm = app_comm;
-  options.flag_groups = {&collection_flags_, &lb_data_flags_, &termination_flags_, &lb_flags_};
+  options.flag_groups = {&collection_flags_, &lb_data_flags_, &termination_flags_, &lb_flags_, &checkpoint_flags_};
   runtime_ = std::make_unique<Runtime>(argc, argv, std::move(options));
   if (lb_flags_.help_lb) {
     if (runtime_->rank() == 0) fmt::print("{}", lb::Registry::builtin().help());
@@ -24,6 +25,15 @@ Context::Context(int& argc, char**& argv, MPI_Comm app_comm) {
   }
   termination_ = std::make_unique<Termination>(*runtime_, termination_flags_);
   phases_ = &collections::PhaseManager::install(*runtime_, collection_flags_.clock());
+  if (!checkpoint_flags_.restart.empty()) {
+    try {
+      restart_ = collections::checkpoint::RestartImage::open(*runtime_, checkpoint_flags_.restart, program_);
+    } catch (const Error& e) {
+      stop(std::string("--tessera_restart: ") + e.what());  // the same message on every rank
+    }
+    phases_->resume_at(restart_->phase());
+    phases_->set_restart(restart_);
+  }
   lb_manager_ = std::make_unique<lb_manager::LbManager>(*runtime_, *termination_, *phases_, lb_flags_);
   if (Tracer* tracer = runtime_->tracer())
     tracer->async_begin("phase", fmt::format("phase {}", phases_->phase()), static_cast<std::uint64_t>(phases_->phase()));
@@ -73,6 +83,11 @@ collections::PhaseRecord Context::phase_end() {
     if (lb_data_) lb_data_->add(record);
     TraceSlice lb(tracer, "lb");
     lb_manager_->phase_end(record);
+  }
+  if (checkpoint_flags_.interval > 0 && (record.phase + 1) % checkpoint_flags_.interval == 0) {
+    TraceSlice slice(tracer, "checkpoint");
+    const std::vector<std::byte> state = checkpoint_state_ ? checkpoint_state_() : std::vector<std::byte>();
+    checkpoint_now(std::span<const std::byte>(state));
   }
   if (tracer) {
     const std::int64_t next = phases_->phase();

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -13,6 +14,7 @@
 #include "tessera/pic/driver/modes.hpp"
 #include "tessera/pic/driver/own_communicator.hpp"
 #include "tessera/pic/driver/time_to_solution.hpp"
+#include "tessera/pic/error.hpp"
 #include "tessera/pic/id_table.hpp"
 
 namespace tessera::pic::driver {
@@ -66,6 +68,29 @@ std::string balancer_label(const lb_manager::LbFlags& flags) {
   return flags.file.empty() ? "none" : "lb_file";
 }
 
+// What a checkpoint stores beside the colors: where the run was, and what it ran, so a restart
+// continues the same problem on the same color grid.
+struct CheckpointState {
+  std::int64_t step = 0;          // the last step done
+  std::uint64_t particles = 0;    // placed at the start (what conservation checks against)
+  std::int64_t tiles_x = 0;
+  std::int64_t tiles_y = 0;
+  std::int64_t grid_size = 0;
+  std::int64_t n = 0;
+  std::int64_t k = 0;
+  std::int64_t m = 0;
+};
+
+void check_same_problem(const CheckpointState& state, const Problem& problem, const std::string& dir) {
+  if (state.grid_size != problem.grid_size || state.n != problem.particles || state.k != problem.k ||
+      state.m != problem.m) {
+    throw InputError(fmt::format("--restart {}: the checkpoint ran L {}, n {}, k {}, m {}; this run asks for L {}, "
+                                 "n {}, k {}, m {} (expected the same problem)",
+                                 dir, state.grid_size, state.n, state.k, state.m, problem.grid_size,
+                                 problem.particles, problem.k, problem.m));
+  }
+}
+
 void print_header(const Options& options, const TileGrid& grid, int ranks, std::uint64_t placed,
                   const std::string& lb) {
   const Problem& problem = options.problem;
@@ -88,15 +113,25 @@ RunSummary run_amt(const Options& options, MPI_Comm parent) {
   MPI_Comm_rank(comm, &rank);
   MPI_Comm_size(comm, &ranks);
 
-  // Input errors first, while every rank can still stop together with one message.
+  // Input errors first, while every rank can still stop together with one message. A restart takes
+  // its color grid from the checkpoint, so there the runtime (which verifies it) starts first.
   problem.validate();
-  const Decomposition decomposition(problem, ranks, options.colors_per_rank);
-  const TileGrid& grid = decomposition.colors();
+  std::optional<Decomposition> decomposition;
+  if (options.restart.empty()) {
+    decomposition.emplace(problem, ranks, options.colors_per_rank);
+  }
   check_writable(comm, "--dump_particles", options.dump_particles);
 
   RuntimeArgv runtime_argv(options.tessera_args);
   Context ctx(runtime_argv.argc(), runtime_argv.argv(), comm);
   Runtime& rt = ctx.runtime();
+  CheckpointState state;
+  if (ctx.restarted()) {
+    state = ctx.restart_state<CheckpointState>();
+    check_same_problem(state, problem, options.restart);
+    decomposition.emplace(problem, ranks, state.tiles_x, state.tiles_y);
+  }
+  const TileGrid& grid = decomposition->colors();
   // The phase's time outside element handlers, which the LB input charges to each rank as one
   // object that cannot move, is here almost all waiting: in the drain for the slowest rank's
   // colors and in the SPMD region. Counted as load it makes the idle ranks look as busy as the
@@ -107,20 +142,30 @@ RunSummary run_amt(const Options& options, MPI_Comm parent) {
 
   // The element at index (i, j) is color (i, j); it starts on the rank whose block holds it.
   collections::Mapper<2> home = [&decomposition, &grid](const Index2D& idx, const Index2D&, int) {
-    return static_cast<int>(decomposition.home_rank(grid.index({idx[0], idx[1]})));
+    return static_cast<int>(decomposition->home_rank(grid.index({idx[0], idx[1]})));
   };
+  // On a restart the colors come back from the checkpoint (where they were, or at their new
+  // homes on another rank count) instead of being constructed and filled.
   auto colors = collections::make_mapped_collection<Color>(rt, Index2D{grid.tiles_x(), grid.tiles_y()}, home,
                                                            problem.grid_size, grid.tiles_x(), grid.tiles_y());
-  IdTable ids(grid);
-  colors.manager().for_each_local(
-      [&](Color& c) { ids.record({c.index()[0], c.index()[1]}, c.tile().draw(problem)); });
-  combine_id_table(comm, ids);
-  colors.manager().for_each_local(
-      [&](Color& c) { c.tile().place(problem, ids.first_ids({c.index()[0], c.index()[1]})); });
+  if (!ctx.restarted()) {
+    IdTable ids(grid);
+    colors.manager().for_each_local(
+        [&](Color& c) { ids.record({c.index()[0], c.index()[1]}, c.tile().draw(problem)); });
+    combine_id_table(comm, ids);
+    colors.manager().for_each_local(
+        [&](Color& c) { c.tile().place(problem, ids.first_ids({c.index()[0], c.index()[1]})); });
+    state = CheckpointState{0, ids.total(), grid.tiles_x(), grid.tiles_y(), problem.grid_size, problem.particles,
+                            problem.k, problem.m};
+  }
+  const std::uint64_t placed = state.particles;
 
   const std::string lb = balancer_label(ctx.lb_flags());
   if (rank == 0 && !options.json) {
-    print_header(options, grid, ranks, ids.total(), lb);
+    print_header(options, grid, ranks, placed, lb);
+    if (ctx.restarted()) {
+      fmt::print("  restarted from {} after step {}\n", ctx.restart_dir().string(), state.step);
+    }
   }
 
   StepRecorder recorder(comm, options.json ? 0 : options.print_every);
@@ -132,7 +177,8 @@ RunSummary run_amt(const Options& options, MPI_Comm parent) {
   const double init_s = seconds_since(options.started);
   const Clock::time_point run_start = Clock::now();
   const double run_start_cpu = thread_cpu_seconds();
-  for (std::int64_t step = 1; step <= options.steps; ++step) {
+  const std::int64_t resumed_after = state.step;
+  for (std::int64_t step = resumed_after + 1; step <= options.steps; ++step) {
     const Clock::time_point step_start = Clock::now();
     if (rank == 0) {
       colors.broadcast<&Color::advance>(step);
@@ -155,7 +201,7 @@ RunSummary run_amt(const Options& options, MPI_Comm parent) {
     const Clock::time_point spmd_start = Clock::now();
     double held = census(colors);
     MPI_Allreduce(MPI_IN_PLACE, &held, 1, MPI_DOUBLE, MPI_SUM, comm);
-    conserved = conserved && held == static_cast<double>(ids.total());
+    conserved = conserved && held == static_cast<double>(placed);
     recorder.record(step, mine);
     parts.spmd_s += seconds_since(spmd_start);
 
@@ -173,6 +219,12 @@ RunSummary run_amt(const Options& options, MPI_Comm parent) {
       ++balanced;
     }
     arrivals += count_arrivals(before, colors.manager().local_elements());
+    if (options.checkpoint_every > 0 && step % options.checkpoint_every == 0) {
+      const Clock::time_point checkpoint_start = Clock::now();
+      state.step = step;
+      ctx.checkpoint_now(state);
+      parts.checkpoint_s += seconds_since(checkpoint_start);
+    }
   }
 
   Verification mine_check;
@@ -201,9 +253,9 @@ RunSummary run_amt(const Options& options, MPI_Comm parent) {
   summary.mode = "amt";
   summary.lb = lb;
   summary.ranks = ranks;
-  summary.steps = options.steps;
-  summary.particles = ids.total();
-  summary.validated = conserved && checked.passed(ids.total());
+  summary.steps = options.steps - resumed_after;
+  summary.particles = placed;
+  summary.validated = conserved && checked.passed(placed);
   summary.lb_s = lb_s;
   summary.migrations = migrations;
   summary.balanced_phases = balanced;

@@ -63,6 +63,11 @@ ParseResult parse_options(int argc, const char* const* argv) {
   app.add_option("--step_log", options.step_log, "write per-step statistics (CSV) to this file");
   app.add_option("--colors_per_rank", options.colors_per_rank, "AMT mode: colors (tiles) per rank")
       ->capture_default_str();
+  app.add_option("--checkpoint_every", options.checkpoint_every,
+                 "AMT mode: checkpoint every N steps into --tessera_checkpoint_dir (0: never)")
+      ->capture_default_str();
+  app.add_option("--restart", options.restart,
+                 "AMT mode: continue from the newest complete checkpoint in DIR, on any rank count");
 
   std::vector<const char*> own{argv, argv + std::min(argc, 1)};
   for (int i = 1; i < argc; ++i) {
@@ -86,6 +91,20 @@ ParseResult parse_options(int argc, const char* const* argv) {
             fmt::format("--print_every {}: expected 0 (never) or a positive interval", options.print_every));
     require(options.colors_per_rank >= 1,
             fmt::format("--colors_per_rank {}: expected at least 1 color per rank", options.colors_per_rank));
+    require(options.checkpoint_every >= 0,
+            fmt::format("--checkpoint_every {}: expected 0 (never) or a positive interval", options.checkpoint_every));
+    if ((options.checkpoint_every > 0 || !options.restart.empty()) && options.mode != "amt") {
+      throw InputError("--checkpoint_every and --restart checkpoint the colors, which only --mode=amt has");
+    }
+    const bool has_dir = std::any_of(options.tessera_args.begin(), options.tessera_args.end(),
+                                     [](const std::string& a) { return a.starts_with("--tessera_checkpoint_dir"); });
+    if (options.checkpoint_every > 0 && !has_dir) {
+      throw InputError(fmt::format("--checkpoint_every {}: expected --tessera_checkpoint_dir=DIR to say where "
+                                   "the checkpoints go", options.checkpoint_every));
+    }
+    if (!options.restart.empty()) {
+      options.tessera_args.push_back("--tessera_restart=" + options.restart);
+    }
     if (!options.tessera_args.empty() && options.mode != "amt") {
       throw InputError(fmt::format("{}: the --tessera_ flags configure the Tessera runtime, which only "
                                    "--mode=amt starts; add --mode=amt or drop them",

@@ -9,15 +9,19 @@
 /// is one spanning-tree broadcast, and each rank keeps its arguments until the end of the phase
 /// for elements that arrive having missed it (broadcast_log.hpp).
 #include <tessera/collections/broadcast_log.hpp>
+#include <tessera/collections/checkpoint/checkpoint.hpp>
 #include <tessera/collections/element.hpp>
 #include <tessera/collections/location.hpp>
 #include <tessera/collections/mapper.hpp>
 #include <tessera/collections/phase.hpp>
 #include <tessera/collections/state_codec.hpp>
+#include <tessera/collections/type_tag.hpp>
 #include <tessera/collections/wire.hpp>
 #include <tessera/runtime/runtime.hpp>
 
 #include <algorithm>
+#include <cstdio>
+#include <cstdlib>
 #include <memory>
 #include <unordered_map>
 
@@ -34,6 +38,7 @@ class Collection final : public CollectionBase {
       : rt_(rt),
         phases_(PhaseManager::of(rt)),
         id_(id),
+        ordinal_(phases_.next_ordinal()),
         bounds_(bounds),
         mapper_(std::move(mapper)),
         locations_(rt.rank(), [this](std::uint64_t e) { return home_of(e); }) {
@@ -49,9 +54,14 @@ class Collection final : public CollectionBase {
   bool destroyed() const { return destroyed_; }
 
   /// Constructs every element whose home is this rank; then registers the manager, which
-  /// releases messages that reached this rank before it existed.
+  /// releases messages that reached this rank before it existed. On a restart whose checkpoint
+  /// holds this collection (checkpoint/checkpoint.hpp), restores the elements instead.
   template <class... A>
   void construct_home_elements(A&&... args) {
+    if (checkpoint::RestartImage* image = phases_.restart(); image && image->collection(ordinal_)) {
+      restore_elements(*image);
+      return;
+    }
     const std::uint64_t volume = bounds_.volume();
     for (std::uint64_t e = 0; e < volume; ++e) {
       if (home_of(e) != rt_.rank()) continue;
@@ -138,6 +148,17 @@ class Collection final : public CollectionBase {
   /// At global quiescence every element has run every broadcast: the kept ones can go.
   void quiescent() override { broadcasts_.clear(); }
 
+  std::uint64_t ordinal() const override { return ordinal_; }
+  std::string type_tag() const override { return collections::type_tag<T>(); }
+  std::vector<std::int64_t> shape() const override { return bounds_.to_vector(); }
+  void write_elements(checkpoint::RankFileWriter& writer) const override {
+    for (std::uint64_t e : local_elements()) {
+      const T& element = *elements_.at(e).element;
+      serial::encode(writer.begin_element(ordinal_, e, element.migrations_), element);
+      writer.end_element();
+    }
+  }
+
   /// Collective: waits for quiescence, then destroys every element. Sends afterwards are fatal.
   void destroy() {
     rt_.drain();
@@ -164,6 +185,43 @@ class Collection final : public CollectionBase {
     base.migrations_ = version;
     locations_.learn(e, rt_.rank(), version);
     return elements_.insert_or_assign(e, Local{std::move(element), std::move(marks)}).first->second;
+  }
+
+  // Collective: the elements this rank holds after a restart, each home told where its elements
+  // are, every element's on_arrived() run, and the announcements delivered before anyone sends.
+  void restore_elements(checkpoint::RestartImage& image) {
+    const checkpoint::CollectionEntry& recorded = *image.collection(ordinal_);
+    if (recorded.type != type_tag() || recorded.shape != shape()) {
+      // Every rank reads the same manifest and stops here alike.
+      if (rt_.rank() == 0)
+        std::fprintf(stderr, "tessera: %s: collection %llu was written with element type '%s' and bounds %s; the "
+                     "program created it with '%s' and %s\n",
+                     (image.dir() / checkpoint::kManifestName).c_str(), static_cast<unsigned long long>(ordinal_),
+                     recorded.type.c_str(), fmt::format("[{}]", fmt::join(recorded.shape, ", ")).c_str(), type_tag().c_str(),
+                     fmt::format("[{}]", fmt::join(shape(), ", ")).c_str());
+      std::exit(2);
+    }
+    const std::uint64_t volume = bounds_.volume();
+    image.restore(
+        ordinal_, [this](std::uint64_t e) { return home_of(e); },
+        [&](std::uint64_t e, std::uint64_t migrations, std::span<const std::byte> state) {
+          if (e >= volume) fatal("{}: element {} is outside the bounds of collection {}", image.dir().string(), e, ordinal_);
+          auto element = std::make_unique<T>();
+          serial::Reader reader(state);
+          detail::decode_into(reader, *element);
+          adopt(e, std::move(element), migrations);
+        });
+    phases_.attach(this);
+    rt_.register_target(id_, this);
+    for (std::uint64_t e : local_elements()) {
+      T& element = *elements_.at(e).element;
+      const int home = home_of(e);
+      if (home != rt_.rank())
+        rt_.send_to<&detail::LocationWire::layout, &Collection::on_location>(home, id_, Envelope::kSystem, e,
+                                                                             rt_.rank(), element.migrations_);
+      if constexpr (requires(T& t) { t.on_arrived(); }) element.on_arrived();
+    }
+    rt_.drain();
   }
 
   // A small state joins the destination's batch like any message. A large one is written once,
@@ -282,6 +340,7 @@ class Collection final : public CollectionBase {
   Runtime& rt_;
   PhaseManager& phases_;
   std::uint64_t id_;
+  std::uint64_t ordinal_;
   Index<N> bounds_;
   Mapper<N> mapper_;
   LocationTable locations_;

@@ -24,10 +24,16 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <string>
 #include <unordered_map>
 #include <vector>
 
 namespace tessera::collections {
+
+namespace checkpoint {
+class RankFileWriter;
+class RestartImage;
+}  // namespace checkpoint
 
 enum class LoadClock { wall, cpu };
 
@@ -87,6 +93,17 @@ class CollectionBase {
   /// Called at global quiescence (in end_phase, after the drain): nothing is in flight and every
   /// element has run every broadcast, so state kept for late arrivals can go.
   virtual void quiescent() {}
+
+  // Checkpoint and restart (checkpoint/checkpoint.hpp).
+  /// Creation order among this runtime's collections, from 0: what matches a collection to its
+  /// record in a checkpoint.
+  virtual std::uint64_t ordinal() const = 0;
+  /// The element type's stable name (`T::checkpoint_tag`, else the compiler's name of T).
+  virtual std::string type_tag() const = 0;
+  /// Bounds per dimension.
+  virtual std::vector<std::int64_t> shape() const = 0;
+  /// Writes every local element's state, in ascending linear id. At quiescence only.
+  virtual void write_elements(checkpoint::RankFileWriter& writer) const = 0;
 };
 
 class PhaseManager {
@@ -135,6 +152,17 @@ class PhaseManager {
   void attach(CollectionBase* collection);
   void detach(std::uint64_t collection);
   CollectionBase* find(std::uint64_t collection) const;
+  /// Live collections on this rank by id (ascending id is creation order).
+  const std::map<std::uint64_t, CollectionBase*>& collections() const { return collections_; }
+  /// The ordinal of a collection being created (CollectionBase::ordinal).
+  std::uint64_t next_ordinal() { return created_++; }
+
+  /// The checkpoint the collections created from now on are restored from (nullptr: none).
+  void set_restart(std::shared_ptr<checkpoint::RestartImage> image) { restart_ = std::move(image); }
+  checkpoint::RestartImage* restart() const { return restart_.get(); }
+  /// Continues the phase numbering at `phase` (a restart continues the checkpoint's). Before the
+  /// first phase ends only.
+  void resume_at(std::int64_t phase) { phase_ = phase; }
 
   /// Moves a local element to `dest`; false when it is not on this rank. Call drain() (or end
   /// the phase) to complete the moves.
@@ -179,6 +207,8 @@ class PhaseManager {
   };
   std::unordered_map<std::pair<ElementKey, ElementKey>, Traffic, EdgeHash> edges_;  // sorted at close
   std::map<std::uint64_t, CollectionBase*> collections_;
+  std::uint64_t created_ = 0;
+  std::shared_ptr<checkpoint::RestartImage> restart_;
 };
 
 }  // namespace tessera::collections

@@ -12,14 +12,32 @@
 ///
 /// Layers are created in order (runtime, termination, phase instrumentation, LB manager) and
 /// destroyed in reverse. `--tessera_help_lb` prints every LB strategy (rank 0) and exits 0.
+///
+/// Checkpoint and restart (issue 15; lb/manager/checkpoint_flags.hpp for the flags):
+///
+///     tessera::Context ctx(argc, argv);              // --tessera_restart=DIR: verified here
+///     State state = ctx.restarted() ? ctx.restart_state<State>() : State{};
+///     auto tiles = make_collection<Tile>(...);       // restored instead of constructed
+///     for (int step = state.step + 1; ...) {
+///       ...; ctx.phase_end();
+///       if (step % 10 == 0) ctx.checkpoint_now(State{step, ...});   // or --tessera_checkpoint_interval
+///     }
 #include <tessera/collections.hpp>
+#include <tessera/collections/checkpoint/checkpoint.hpp>
+#include <tessera/lb/manager/checkpoint_flags.hpp>
 #include <tessera/lb/manager/lb_data_output.hpp>
 #include <tessera/lb/manager/lb_flags.hpp>
 #include <tessera/lb/manager/lb_manager.hpp>
 #include <tessera/runtime.hpp>
 #include <tessera/termination/termination.hpp>
 
+#include <filesystem>
+#include <functional>
 #include <memory>
+#include <span>
+#include <string>
+#include <type_traits>
+#include <vector>
 
 namespace tessera {
 
@@ -45,11 +63,53 @@ class Context {
   /// placement). Returns this rank's record of the phase.
   collections::PhaseRecord phase_end();
 
+  /// Collective: writes every live collection's elements, the phase counter and `app_state` (the
+  /// program's own state: step, fields) into the checkpoint directory `dir`
+  /// (collections/checkpoint/checkpoint.hpp). Call it between phases. On failure (unwritable
+  /// directory, no space left) rank 0 prints one message naming the path and every rank exits 2.
+  void checkpoint(const std::filesystem::path& dir, std::span<const std::byte> app_state = {});
+  /// The same into --tessera_checkpoint_dir/phase.<next phase>, then removes all but the newest
+  /// --tessera_checkpoint_keep complete checkpoints there (and incomplete ones older than this
+  /// one). Returns the checkpoint's directory. Without --tessera_checkpoint_dir: one message, exit 2.
+  std::filesystem::path checkpoint_now(std::span<const std::byte> app_state = {});
+  /// `state` encoded as a message argument is (serialize.hpp), for the typed restart_state<S>().
+  template <class S>
+    requires(!std::is_convertible_v<const S&, std::span<const std::byte>>)
+  std::filesystem::path checkpoint_now(const S& state) {
+    Buffer bytes;
+    serial::encode(bytes, state);
+    return checkpoint_now(bytes.view());
+  }
+  /// What --tessera_checkpoint_interval checkpoints store as the application's state.
+  void set_checkpoint_state(std::function<std::vector<std::byte>()> state) { checkpoint_state_ = std::move(state); }
+
+  /// True when this run restarted from a checkpoint (--tessera_restart).
+  bool restarted() const { return restart_ != nullptr; }
+  /// The checkpoint restarted from (empty when not restarted).
+  std::filesystem::path restart_dir() const { return restart_ ? restart_->dir() : std::filesystem::path(); }
+  /// The application state of the checkpoint restarted from (empty when not restarted).
+  std::span<const std::byte> restart_state() const { return restart_ ? restart_->app_state() : std::span<const std::byte>(); }
+  /// The same, decoded as a `S` written by checkpoint_now(const S&).
+  template <class S>
+  S restart_state() const {
+    serial::Reader reader(restart_state());
+    return serial::decode<S>(reader);
+  }
+  /// The name checkpoints record and restart checks (argv[0]'s file name).
+  const std::string& program() const { return program_; }
+
  private:
+  [[noreturn]] void stop(const std::string& message) const;
+  void remove_old_checkpoints(const std::filesystem::path& newest) const;
+
   collections::CollectionFlags collection_flags_;
   lb_manager::LbDataFlags lb_data_flags_;
   TerminationFlags termination_flags_;
   lb_manager::LbFlags lb_flags_;
+  lb_manager::CheckpointFlags checkpoint_flags_;
+  std::string program_;
+  std::function<std::vector<std::byte>()> checkpoint_state_;
+  std::shared_ptr<collections::checkpoint::RestartImage> restart_;
   std::unique_ptr<Runtime> runtime_;
   std::unique_ptr<Termination> termination_;
   collections::PhaseManager* phases_ = nullptr;

@@ -22,6 +22,10 @@ class Decomposition {
   /// Throws InputError if there are more colors per side than cells per side, or if a color is
   /// smaller than a particle's per-step travel (TileGrid::check_travel).
   Decomposition(const Problem& problem, std::int64_t ranks, std::int64_t colors_per_rank);
+  /// A given tiles_x x tiles_y grid of colors on `ranks` ranks (a restart onto another rank count):
+  /// color (i, j)'s home is the rank whose block of the ranks grid holds it, (i rx / tiles_x,
+  /// j ry / tiles_y). Throws InputError when the ranks grid has more blocks per side than colors.
+  Decomposition(const Problem& problem, std::int64_t ranks, std::int64_t tiles_x, std::int64_t tiles_y);
 
   /// One tile per rank, index = rank.
   const TileGrid& ranks() const { return ranks_; }
@@ -33,8 +37,6 @@ class Decomposition {
   std::int64_t home_rank(std::int64_t color) const;
 
  private:
-  std::int64_t colors_x_;
-  std::int64_t colors_y_;
   TileGrid ranks_;
   TileGrid colors_;
 };

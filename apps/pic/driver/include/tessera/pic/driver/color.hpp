@@ -16,6 +16,7 @@
 #include <array>
 #include <cstdint>
 #include <span>
+#include <string_view>
 #include <vector>
 
 #include <cereal/types/vector.hpp>
@@ -41,6 +42,9 @@ struct ArrivalBatch {
 
 class Color : public collections::Element<Color, 2> {
  public:
+  /// The element type's name in checkpoints (stable across compilers and refactorings).
+  static constexpr std::string_view checkpoint_tag = "tessera.pic.Color";
+
   /// The state a migration deserializes into.
   Color() = default;
 

@@ -4,6 +4,7 @@
 ///     tessera-pic [--mode spmd|amt] [--L 960] [--n 600000] [--k 0] [--m 1] [--steps 300]
 ///                 [--distribution PATCH 0 239 0 239] [--print_every 25] [--report text|json]
 ///                 [--dump_particles FILE] [--step_log FILE] [--colors_per_rank 24]
+///                 [--checkpoint_every N] [--restart DIR]
 ///
 /// `--distribution` takes the benchmark's spelling: GEOMETRIC rho | SINUSOIDAL | LINEAR alpha beta
 /// | PATCH xl xr yb yt (inclusive cell bounds). With no arguments the run is the default input of
@@ -13,6 +14,11 @@
 /// tessera-pic's: they are kept in `tessera_args` for the Tessera runtime of `--mode=amt`, which
 /// parses them itself (balancer, interval, load clock, LB data...). With `--mode=spmd` they are an
 /// error, since no runtime is started there.
+///
+/// Checkpoints (AMT only, issue 15): `--checkpoint_every N` checkpoints the colors and the step
+/// after every N-th step into `--tessera_checkpoint_dir` (required with it); `--restart DIR`
+/// continues from the newest complete checkpoint in DIR (it becomes `--tessera_restart=DIR`), on
+/// any rank count, with the checkpoint's color grid, up to `--steps`.
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -32,6 +38,8 @@ struct Options {
   std::string dump_particles;     ///< file for the final particles sorted by id; empty: none
   std::string step_log;           ///< CSV file of the per-step statistics; empty: none
   std::int64_t colors_per_rank = 24;  ///< AMT only: tiles (colors) per rank
+  std::int64_t checkpoint_every = 0;   ///< AMT only: checkpoint every N steps (0: never)
+  std::string restart;                 ///< AMT only: restart from this checkpoint directory
   std::vector<std::string> tessera_args;  ///< AMT only: the `--tessera_` flags, in order
   Clock::time_point started = Clock::now();  ///< start of the program, for init_s (run() sets it)
 };

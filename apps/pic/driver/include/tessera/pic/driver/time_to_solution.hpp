@@ -34,9 +34,10 @@ struct Breakdown {
                                ///< it balances, statistics, strategy and migration
   double lb_strategy_s = 0.0;   ///< the part of phase_close_s in the LB strategy
   double lb_migration_s = 0.0;  ///< the part of phase_close_s migrating colors
+  double checkpoint_s = 0.0;    ///< AMT: writing checkpoints (--checkpoint_every), fsync included
 
   /// The top-level parts (lb_* are inside phase_close_s).
-  double sum() const { return update_s + exchange_s + wait_s + spmd_s + phase_close_s; }
+  double sum() const { return update_s + exchange_s + wait_s + spmd_s + phase_close_s + checkpoint_s; }
   /// Particle work: what a perfect balancer would spread evenly.
   double work() const { return update_s + exchange_s; }
 };

@@ -1,0 +1,25 @@
+#include <tessera/lb/manager/checkpoint_flags.hpp>
+#include <tessera/runtime/error.hpp>
+
+namespace tessera::lb_manager {
+
+void CheckpointFlags::add_to(CLI::App& app) {
+  app.add_option("--tessera_checkpoint_dir", dir, "Directory of checkpoints (one subdirectory phase.<N> each)");
+  app.add_option("--tessera_checkpoint_interval", interval,
+                 "Checkpoint every N phases into --tessera_checkpoint_dir (0: only when the program asks)");
+  app.add_option("--tessera_checkpoint_keep", keep, "Complete checkpoints kept in --tessera_checkpoint_dir (0: all)");
+  app.add_option("--tessera_restart", restart,
+                 "Restart from the newest complete checkpoint in DIR, on any number of ranks")
+      ->option_text("DIR");
+}
+
+void CheckpointFlags::validate() const {
+  if (interval < 0)
+    throw Error("--tessera_checkpoint_interval=" + std::to_string(interval) + ": expected N >= 0 (0: off)");
+  if (keep < 0) throw Error("--tessera_checkpoint_keep=" + std::to_string(keep) + ": expected K >= 0 (0: keep all)");
+  if (interval > 0 && dir.empty())
+    throw Error("--tessera_checkpoint_interval=" + std::to_string(interval) +
+                ": expected --tessera_checkpoint_dir to say where the checkpoints go");
+}
+
+}  // namespace tessera::lb_manager
