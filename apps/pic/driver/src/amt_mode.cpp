@@ -95,8 +95,10 @@ void print_header(const Options& options, const TileGrid& grid, int ranks, std::
                   const std::string& lb) {
   const Problem& problem = options.problem;
   const CellRect first = grid.rect({0, 0});
-  fmt::print("tessera-pic: mode amt, {} rank(s), {} x {} colors ({} per rank) of about {} x {} cells, lb {}\n",
-             ranks, grid.tiles_x(), grid.tiles_y(), options.colors_per_rank, first.width, first.height, lb);
+  // The color grid of a restart is the checkpoint's, so the count per rank may differ from the flag.
+  fmt::print("tessera-pic: mode amt, {} rank(s), {} x {} colors ({:g} per rank) of about {} x {} cells, lb {}\n",
+             ranks, grid.tiles_x(), grid.tiles_y(), static_cast<double>(grid.count()) / ranks, first.width,
+             first.height, lb);
   fmt::print("  L {}, {}, k {}, m {}, {} steps, {} particles placed (n = {})\n", problem.grid_size,
              problem.distribution.describe(), problem.k, problem.m, options.steps, placed, problem.particles);
   std::fflush(stdout);
