@@ -8,37 +8,67 @@
 
 #include <bit>
 #include <cstdio>
+#include <string>
+#include <vector>
 
 namespace {
 
 using namespace tessera::jacobi;
 
+// argv for tessera::Context: the program name (which checkpoints record and a restart checks),
+// then the runtime's flags. Context removes what it parses, so the storage outlives the call.
+class RuntimeArgv {
+ public:
+  RuntimeArgv(const char* program, const std::vector<std::string>& flags) : storage_{program} {
+    storage_.insert(storage_.end(), flags.begin(), flags.end());
+    for (std::string& s : storage_) pointers_.push_back(s.data());
+    pointers_.push_back(nullptr);
+    argc_ = static_cast<int>(storage_.size());
+    argv_ = pointers_.data();
+  }
+  int& argc() { return argc_; }
+  char**& argv() { return argv_; }
+
+ private:
+  std::vector<std::string> storage_;
+  std::vector<char*> pointers_;
+  int argc_ = 0;
+  char** argv_ = nullptr;
+};
+
 void print(const Options& o, const Result& r, int ranks) {
   const char* mode = o.mode == Mode::mpi ? "mpi" : "tiles";
   const auto bits = std::bit_cast<std::uint64_t>(r.residual);
+  if (!r.restarted_from.empty())
+    fmt::print("tessera-jacobi: restarted from {} after iteration {}\n", r.restarted_from, r.resumed_after);
   fmt::print("jacobi mode={} ranks={} grid={}x{} tiles={}x{} iterations={} residual={:.17g} ({:016x}) "
              "fingerprint={:016x} time={:.6f} s\n",
-             mode, ranks, o.ny, o.nx, o.tile_rows, o.tile_cols, r.iterations, r.residual, bits, r.fingerprint,
+             mode, ranks, o.ny, o.nx, r.tile_rows, r.tile_cols, r.iterations, r.residual, bits, r.fingerprint,
              r.seconds);
   if (o.json)
     fmt::print(R"({{"app":"jacobi","mode":"{}","ranks":{},"ny":{},"nx":{},"tile_rows":{},"tile_cols":{},)"
-               R"("iterations":{},"residual":{:.17g},"residual_bits":"{:016x}","fingerprint":"{:016x}","seconds":{:.6f}}})"
+               R"("iterations":{},"resumed_after":{},"residual":{:.17g},"residual_hex":"{:a}",)"
+               R"("residual_bits":"{:016x}","fingerprint":"{:016x}","seconds":{:.6f}}})"
                "\n",
-               mode, ranks, o.ny, o.nx, o.tile_rows, o.tile_cols, r.iterations, r.residual, bits, r.fingerprint,
-               r.seconds);
+               mode, ranks, o.ny, o.nx, r.tile_rows, r.tile_cols, r.iterations, r.resumed_after, r.residual,
+               r.residual, bits, r.fingerprint, r.seconds);
 }
 
 int run(int argc, char** argv) {
-  // Tessera lives inside this MPI program: it takes its --tessera_ flags and a duplicate of the
-  // communicator, and leaves MPI_COMM_WORLD to the plain MPI solver.
-  tessera::Context ctx(argc, argv, MPI_COMM_WORLD);
-  const int rank = ctx.runtime().rank();
+  int rank = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  // The application's flags first: a restart reaches the runtime (which opens and verifies the
+  // checkpoint as it starts) only once the application has accepted it.
   const ParseResult parsed = parse_options(argc, argv);
   if (!parsed.options) {
     if (rank == 0) std::fprintf(parsed.exit_code ? stderr : stdout, "%s\n", parsed.message.c_str());
     return parsed.exit_code;
   }
   const Options& options = *parsed.options;
+  // Tessera lives inside this MPI program: it takes its --tessera_ flags and a duplicate of the
+  // communicator, and leaves MPI_COMM_WORLD to the plain MPI solver.
+  RuntimeArgv runtime_argv(argc > 0 ? argv[0] : "tessera-jacobi", options.tessera_args);
+  tessera::Context ctx(runtime_argv.argc(), runtime_argv.argv(), MPI_COMM_WORLD);
   try {
     const Result result = options.mode == Mode::mpi ? run_mpi(options, MPI_COMM_WORLD) : run_tiles(options, ctx);
     if (rank == 0) print(options, result, ctx.runtime().size());

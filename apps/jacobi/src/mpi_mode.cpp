@@ -51,6 +51,8 @@ Result run_mpi(const Options& options, MPI_Comm comm) {
 
   Block block(part(options.ny, dims[0], coords[0]), part(options.nx, dims[1], coords[1]), options.ny, options.nx);
   Result result;
+  result.tile_rows = options.tile_rows;  // unused by this mode, but reported alike
+  result.tile_cols = options.tile_cols;
   MPI_Barrier(cart);
   const double start = MPI_Wtime();
   for (int k = 0; k < options.iterations; ++k) {

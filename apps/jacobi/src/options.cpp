@@ -1,9 +1,14 @@
+// tessera-jacobi's command line: CLI11 for the application's flags, validated here before the
+// runtime starts; the --tessera_ flags pass through untouched to tessera::Context.
 #include "tessera/jacobi/options.hpp"
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <stdexcept>
+#include <string_view>
+#include <vector>
 
 namespace tessera::jacobi {
 
@@ -36,6 +41,35 @@ std::pair<std::int64_t, std::int64_t> parse_tiles(const std::string& text) {
   return {rows, cols};
 }
 
+constexpr std::string_view kTesseraPrefix = "--tessera_";
+
+bool is_tessera_flag(std::string_view arg) { return arg.starts_with(kTesseraPrefix); }
+
+// A value of "--tessera_x" may be the next argument; tessera-jacobi has no positional arguments,
+// so a following argument that is not a flag can only be that value.
+bool takes_next(std::string_view flag, int i, int argc, const char* const* argv) {
+  return flag.find('=') == std::string_view::npos && i + 1 < argc && argv[i + 1][0] != '-';
+}
+
+bool has_tessera_flag(const std::vector<std::string>& args, std::string_view name) {
+  return std::any_of(args.begin(), args.end(), [name](const std::string& a) {
+    return a.starts_with(name) && (a.size() == name.size() || a[name.size()] == '=');
+  });
+}
+
+// Checkpoints hold the collection's tiles: the MPI mode has none to write or to restore.
+void check_checkpoint_flags(const Options& options, bool restart_given) {
+  require(options.checkpoint_every >= 0, fmt::format("--checkpoint_every {}: expected 0 (never) or a positive "
+                                                     "interval", options.checkpoint_every));
+  require(!restart_given || !options.restart.empty(), "--restart: expected the checkpoint directory, e.g. --restart ck");
+  const bool restarts = !options.restart.empty() || has_tessera_flag(options.tessera_args, "--tessera_restart");
+  require(options.mode == Mode::tiles || (options.checkpoint_every == 0 && !restarts),
+          "--checkpoint_every and --restart checkpoint the tiles, which only --mode tiles has");
+  require(options.checkpoint_every == 0 || has_tessera_flag(options.tessera_args, "--tessera_checkpoint_dir"),
+          fmt::format("--checkpoint_every {}: expected --tessera_checkpoint_dir=DIR to say where the "
+                      "checkpoints go", options.checkpoint_every));
+}
+
 }  // namespace
 
 ParseResult parse_options(int argc, const char* const* argv) {
@@ -57,10 +91,27 @@ ParseResult parse_options(int argc, const char* const* argv) {
   app.add_option("--report", report, "text, or json: one JSON object on the last line")
       ->check(CLI::IsMember({"text", "json"}))
       ->capture_default_str();
+  app.add_option("--checkpoint_every", options.checkpoint_every,
+                 "tiles mode: checkpoint every N sweeps into --tessera_checkpoint_dir (0: never)")
+      ->capture_default_str();
+  app.add_option("--restart", options.restart,
+                 "tiles mode: continue from the newest complete checkpoint in DIR, on any rank count");
+
+  // The runtime's flags go to tessera::Context unparsed; CLI11 sees only the application's.
+  std::vector<const char*> own{argv, argv + std::min(argc, 1)};
+  for (int i = 1; i < argc; ++i) {
+    if (!is_tessera_flag(argv[i])) {
+      own.push_back(argv[i]);
+      continue;
+    }
+    options.tessera_args.emplace_back(argv[i]);
+    if (takes_next(argv[i], i, argc, argv)) options.tessera_args.emplace_back(argv[++i]);
+  }
 
   ParseResult result;
   try {
-    app.parse(argc, argv);
+    app.parse(static_cast<int>(own.size()), own.data());
+    options.tiles_given = app.count("--tiles") > 0;
     options.mode = mode == "mpi" ? Mode::mpi : Mode::tiles;
     options.json = report == "json";
     require(options.nx >= 1, fmt::format("--nx {}: expected at least 1 point", options.nx));
@@ -73,6 +124,8 @@ ParseResult parse_options(int argc, const char* const* argv) {
             fmt::format("--tiles {} on a grid of --ny {} by --nx {}: expected at most one tile per point "
                         "in each direction",
                         tiles, options.ny, options.nx));
+    check_checkpoint_flags(options, app.count("--restart") > 0);
+    if (!options.restart.empty()) options.tessera_args.push_back("--tessera_restart=" + options.restart);
   } catch (const CLI::CallForHelp&) {
     result.message = app.help();
     return result;

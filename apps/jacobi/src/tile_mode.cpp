@@ -1,8 +1,13 @@
-// The solver ported to a collection of tiles: the end point of the port in README.md.
+// The solver ported to a collection of tiles: the end point of the port in README.md, with
+// checkpoint and restart (checkpoint.hpp).
 #include "tessera/jacobi/block.hpp"
+#include "tessera/jacobi/checkpoint.hpp"
 #include "tessera/jacobi/modes.hpp"
 
 #include <tessera/tessera.hpp>
+
+#include <cstddef>
+#include <vector>
 
 namespace tessera::jacobi {
 
@@ -19,9 +24,13 @@ struct Tiling {
 };
 
 // One tile of the grid: a Block that the runtime may place on any rank. Its state is the block
-// and this iteration's halo count; it travels through serialize() when it migrates.
+// and this iteration's halo count; it travels through serialize() when it migrates and when it
+// is checkpointed.
 class Tile : public collections::Element<Tile, 2> {
  public:
+  // The name checkpoints record for this type and a restart checks: fixed, unlike the compiler's.
+  static constexpr std::string_view checkpoint_tag = "jacobi.Tile";
+
   Tile() = default;
   Tile(const Index2D& idx, const Tiling& t)
       : block_(part(t.ny, t.tile_rows, idx[0]), part(t.nx, t.tile_cols, idx[1]), t.ny, t.nx) {
@@ -83,19 +92,41 @@ class Tile : public collections::Element<Tile, 2> {
 
 Result run_tiles(const Options& options, Context& ctx) {
   Runtime& rt = ctx.runtime();
-  const Tiling tiling{options.ny, options.nx, options.tile_rows, options.tile_cols};
-  auto tiles = collections::make_collection<Tile>(rt, Index2D{options.tile_rows, options.tile_cols}, tiling);
+  // On a restart the state, and with it the tiling, is the checkpoint's.
+  CheckpointState state = starting_state(options, ctx);
+  const Tiling tiling{state.ny, state.nx, state.tile_rows, state.tile_cols};
+  // On a restart the tiles come back from the checkpoint (where they were, or at their homes on
+  // another rank count) instead of being constructed.
+  auto tiles = collections::make_collection<Tile>(rt, Index2D{tiling.tile_rows, tiling.tile_cols}, tiling);
+  // --tessera_checkpoint_interval checkpoints inside phase_end, after the phase's sweeps.
+  ctx.set_checkpoint_state([&state] {
+    const auto* bytes = reinterpret_cast<const std::byte*>(&state);
+    return std::vector<std::byte>(bytes, bytes + sizeof state);
+  });
 
   Result result;
+  result.tile_rows = tiling.tile_rows;
+  result.tile_cols = tiling.tile_cols;
+  result.iterations = static_cast<int>(state.iteration);
+  // Each tile keeps its last sweep's change, so a restart knows the residual it stopped at.
+  if (ctx.restarted()) {
+    result.resumed_after = result.iterations;
+    result.restarted_from = ctx.restart_dir().string();
+    result.residual = tiles.allreduce(0.0, op::max{}, [](Tile& t) { return t.change(); });
+  }
+  const bool converged = result.iterations > 0 && result.residual < options.tolerance;
   rt.collectives().barrier();
   const double start = wall_time();
-  for (int k = 0; k < options.iterations; ++k) {
+  for (int k = result.iterations; k < options.iterations && !converged; ++k) {
     if (rt.rank() == 0) tiles.broadcast<&Tile::exchange>();
+    state.iteration = k + 1;
     ctx.phase_end();  // collective: returns once every halo of this iteration was delivered
     result.residual = tiles.allreduce(0.0, op::max{}, [](Tile& t) { return t.change(); });
     result.iterations = k + 1;
+    if (options.checkpoint_every > 0 && result.iterations % options.checkpoint_every == 0) ctx.checkpoint_now(state);
     if (result.residual < options.tolerance) break;
   }
+  ctx.set_checkpoint_state({});  // `state` ends with this call
   result.seconds = rt.collectives().allreduce(wall_time() - start, op::max{});
   result.fingerprint = tiles.allreduce(std::uint64_t{0}, [](std::uint64_t a, const std::uint64_t& b) { return a ^ b; },
                                        [](Tile& t) { return t.fingerprint(); });

@@ -25,6 +25,7 @@ Context::Context(int& argc, char**& argv, MPI_Comm app_comm) {
   }
   termination_ = std::make_unique<Termination>(*runtime_, termination_flags_);
   phases_ = &collections::PhaseManager::install(*runtime_, collection_flags_.clock());
+  if (!checkpoint_flags_.dir.empty()) check_checkpoint_dir();
   if (!checkpoint_flags_.restart.empty()) {
     try {
       restart_ = collections::checkpoint::RestartImage::open(*runtime_, checkpoint_flags_.restart, program_);

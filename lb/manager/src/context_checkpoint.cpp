@@ -5,7 +5,9 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <cstdlib>
 
 namespace tessera {
@@ -19,6 +21,27 @@ void Context::stop(const std::string& message) const {
   }
   std::fflush(stdout);
   std::exit(2);
+}
+
+// At start-up rather than at the first checkpoint, which may come hours into the run.
+void Context::check_checkpoint_dir() const {
+  std::string error;
+  if (runtime_->rank() == 0) {
+    const std::filesystem::path dir(checkpoint_flags_.dir);
+    const std::filesystem::path probe = dir / ".tessera-write-probe";
+    std::error_code code;
+    std::filesystem::create_directories(dir, code);
+    if (code) {
+      error = dir.string() + ": cannot create the checkpoint directory: " + code.message();
+    } else if (std::FILE* file = std::fopen(probe.c_str(), "w")) {
+      std::fclose(file);
+      std::filesystem::remove(probe, code);
+    } else {
+      error = dir.string() + ": cannot write in the checkpoint directory: " + std::strerror(errno);
+    }
+  }
+  error = cp::agree_on_error(*runtime_, error);
+  if (!error.empty()) stop("--tessera_checkpoint_dir: " + error);
 }
 
 void Context::checkpoint(const std::filesystem::path& dir, std::span<const std::byte> app_state) {

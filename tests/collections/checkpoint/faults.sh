@@ -4,7 +4,7 @@
 set -u
 bin=$1 dir=$2 scenario=$3
 rm -rf "$dir"
-if [ "$scenario" != unwritable ] && [ "$scenario" != empty ]; then
+if [ "$scenario" != unwritable ] && [ "$scenario" != unwritable-dir ] && [ "$scenario" != empty ]; then
   $MPIRUN -np 2 "$bin" write "$dir" > /dev/null || { echo "write failed"; exit 1; }
 fi
 mode=read
@@ -21,6 +21,8 @@ case "$scenario" in
   empty) mkdir -p "$dir"; regex="no complete checkpoint here" ;;
   unwritable) mkdir -p "$(dirname "$dir")"; : > "$dir.file"; mode=write; target="$dir.file/sub"
               regex="$dir\.file/sub: cannot create the checkpoint directory" ;;
+  unwritable-dir) mkdir -p "$(dirname "$dir")"; : > "$dir.file"; mode=write-interval; target="$dir.file/sub"
+                  regex="--tessera_checkpoint_dir: $dir\.file/sub: cannot create the checkpoint directory" ;;
   *) echo "unknown scenario $scenario"; exit 1 ;;
 esac
 output=$($MPIRUN -np 2 "$bin" "$mode" "${target:-$dir}" 2>&1)

@@ -100,6 +100,7 @@ class Context {
 
  private:
   [[noreturn]] void stop(const std::string& message) const;
+  void check_checkpoint_dir() const;
   void remove_old_checkpoints(const std::filesystem::path& newest) const;
 
   collections::CollectionFlags collection_flags_;

@@ -7,7 +7,8 @@
 /// - run_tiles: the same solver ported to a Tessera collection of R x C tiles (several per rank).
 ///   Each iteration is one phase: rank 0 broadcasts `exchange` to every tile, tiles send their
 ///   edges to their neighbours as element messages, a tile sweeps when its last halo arrives, and
-///   the residual is a collection allreduce.
+///   the residual is a collection allreduce. It checkpoints (--checkpoint_every) and restarts
+///   (--restart) on any rank count (checkpoint.hpp).
 ///
 /// Both sweep with the same Block::relax, so they produce the same residual and the same field,
 /// bit for bit, on any number of ranks and tiles (apps/jacobi/README.md walks through the port).
@@ -17,6 +18,7 @@
 
 #include <cstdint>
 #include <stdexcept>
+#include <string>
 
 namespace tessera {
 class Context;
@@ -30,6 +32,10 @@ struct Result {
   double residual = 0.0;         ///< max |new - old| over the grid in the last sweep
   std::uint64_t fingerprint = 0; ///< Block::fingerprint of the whole final field
   double seconds = 0.0;          ///< wall time of the sweeps, slowest rank
+  std::int64_t tile_rows = 0;    ///< the tiling run (a restart's is the checkpoint's)
+  std::int64_t tile_cols = 0;
+  int resumed_after = 0;         ///< the sweeps a restart found done in its checkpoint (0: none)
+  std::string restarted_from;    ///< the checkpoint directory restarted from (empty: none)
 };
 
 /// Raised on every rank alike, before any communication, when the job cannot run the options.
@@ -41,7 +47,8 @@ struct RunError : std::runtime_error {
 /// direction than points).
 Result run_mpi(const Options& options, MPI_Comm comm);
 
-/// The collection of tiles on `ctx`'s runtime.
+/// The collection of tiles on `ctx`'s runtime. RunError when a restart's checkpoint holds another
+/// problem (grid or tiling) or more sweeps than --iterations asks for.
 Result run_tiles(const Options& options, Context& ctx);
 
 }  // namespace tessera::jacobi
