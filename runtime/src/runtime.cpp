@@ -13,8 +13,23 @@
 namespace tessera {
 namespace {
 
-// The one process-wide access point (see this_runtime()).
+// The one process-wide access point (see this_runtime()): the runtime whose scheduler turn is
+// running on this thread, else the most recently constructed one. Two runtimes in one process
+// (one per communicator) each see themselves from their own handlers.
 Runtime* current_runtime = nullptr;
+thread_local Runtime* running_runtime = nullptr;
+
+// Marks `rt` as this thread's running runtime for one scheduler turn (turns may nest).
+class RunningScope {
+ public:
+  explicit RunningScope(Runtime* rt) : previous_(running_runtime) { running_runtime = rt; }
+  ~RunningScope() { running_runtime = previous_; }
+  RunningScope(const RunningScope&) = delete;
+  RunningScope& operator=(const RunningScope&) = delete;
+
+ private:
+  Runtime* previous_;
+};
 
 }  // namespace
 
@@ -26,16 +41,18 @@ void fatal_message(const std::string& message) {
   MPI_Finalized(&finalized);
   const bool mpi_up = initialized && !finalized;
   int rank = 0;
-  if (current_runtime != nullptr) rank = current_runtime->rank();
+  Runtime* rt = running_runtime != nullptr ? running_runtime : current_runtime;
+  if (rt != nullptr) rank = rt->rank();
   else if (mpi_up) MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   std::fprintf(stderr, "tessera error on rank %d: %s\n", rank, message.c_str());
   std::fflush(stderr);
-  if (mpi_up) MPI_Abort(current_runtime != nullptr ? current_runtime->comm() : MPI_COMM_WORLD, 1);
+  if (mpi_up) MPI_Abort(rt != nullptr ? rt->comm() : MPI_COMM_WORLD, 1);
   std::_Exit(1);
 }
 }  // namespace detail
 
 Runtime& this_runtime() {
+  if (running_runtime != nullptr) return *running_runtime;
   if (current_runtime == nullptr) fatal("no Tessera runtime exists on this thread's process");
   return *current_runtime;
 }
@@ -326,6 +343,7 @@ void Runtime::dispatch(const Envelope& envelope, int source, std::span<const std
 }
 
 bool Runtime::progress() {
+  const RunningScope running(this);
   bool did = false;
   if (tracer_) [[unlikely]]
     tracer_->maybe_write();

@@ -26,7 +26,16 @@ template <class T>
 class ElementProxy {
  public:
   static constexpr std::size_t N = T::dimensions;
+  ElementProxy() = default;
   ElementProxy(Collection<T>* collection, const Index<N>& idx) : collection_(collection), idx_(idx) {}
+  // User-provided copies make the proxy non-trivially copyable, so a message argument travels
+  // through serialize() (the collection id, resolved on arrival), never as this process's pointer.
+  ElementProxy(const ElementProxy& other) : collection_(other.collection_), idx_(other.idx_) {}
+  ElementProxy& operator=(const ElementProxy& other) {
+    collection_ = other.collection_;
+    idx_ = other.idx_;
+    return *this;
+  }
 
   const Index<N>& index() const { return idx_; }
 
@@ -39,9 +48,20 @@ class ElementProxy {
     collection_->template send<H>(collection_->checked_linear(idx_), std::forward<A>(args)...);
   }
 
+  template <class Archive>
+  void save(Archive& archive) const {
+    archive(collection_ ? collection_->id() : std::uint64_t{0}, idx_.at);
+  }
+  template <class Archive>
+  void load(Archive& archive) {
+    std::uint64_t id = 0;
+    archive(id, idx_.at);
+    collection_ = id == 0 ? nullptr : static_cast<Collection<T>*>(this_runtime().find_target(id));
+  }
+
  private:
-  Collection<T>* collection_;
-  Index<N> idx_;
+  Collection<T>* collection_ = nullptr;
+  Index<N> idx_{};
 };
 
 template <class T>
@@ -50,6 +70,14 @@ class CollectionProxy {
   static constexpr std::size_t N = T::dimensions;
   CollectionProxy() = default;
   explicit CollectionProxy(Collection<T>* collection) : collection_(collection) {}
+  // Not trivially copyable on purpose: as a message argument the proxy travels through
+  // serialize() as its collection id, resolved in the receiving rank's runtime (serialize.hpp
+  // copies trivially copyable arguments as bytes, which for a pointer would be this process's).
+  CollectionProxy(const CollectionProxy& other) : collection_(other.collection_) {}
+  CollectionProxy& operator=(const CollectionProxy& other) {
+    collection_ = other.collection_;
+    return *this;
+  }
 
   std::uint64_t id() const { return collection_->id(); }
   const Index<N>& bounds() const { return collection_->bounds(); }
@@ -94,11 +122,17 @@ class CollectionProxy {
   /// Collective: waits for quiescence and destroys every element; later sends are fatal.
   void destroy() const { collection_->destroy(); }
 
+  // Saving leaves the proxy as it is; loading resolves the id in the runtime running the handler
+  // (this_runtime()), so each of two runtimes in one process finds its own collection.
   template <class Archive>
-  void serialize(Archive& archive) {
-    std::uint64_t id = collection_ ? collection_->id() : 0;
+  void save(Archive& archive) const {
+    archive(collection_ ? collection_->id() : std::uint64_t{0});
+  }
+  template <class Archive>
+  void load(Archive& archive) {
+    std::uint64_t id = 0;
     archive(id);
-    collection_ = static_cast<Collection<T>*>(this_runtime().find_target(id));
+    collection_ = id == 0 ? nullptr : static_cast<Collection<T>*>(this_runtime().find_target(id));
   }
 
  private:

@@ -353,8 +353,9 @@ class Runtime {
 };
 
 /// The runtime of the calling thread: the one access point for free functions and handlers.
-/// Set by the most recently constructed Runtime; destroying it restores the one before. Fatal if
-/// there is none.
+/// Inside a handler (any scheduler turn) it is the runtime running that turn, so two runtimes in
+/// one process each find themselves; elsewhere it is the most recently constructed Runtime, and
+/// destroying it restores the one before. Fatal if there is none.
 Runtime& this_runtime();
 
 /// Runs free function F(args...) on `dest` through this_runtime().
