@@ -15,7 +15,7 @@ Context::Context(int& argc, char**& argv, MPI_Comm app_comm) {
   program_ = argc > 0 && argv[0] != nullptr ? std::filesystem::path(argv[0]).filename().string() : "tessera";
   RuntimeOptions options;
   options.app_comm = app_comm;
-  options.flag_groups = {&collection_flags_, &lb_data_flags_, &termination_flags_, &lb_flags_, &checkpoint_flags_};
+  options.flag_groups = {&collection_flags_, &lb_data_flags_, &termination_flags_, &lb_flags_, &checkpoint_flags_, &steal_flags_};
   runtime_ = std::make_unique<Runtime>(argc, argv, std::move(options));
   if (lb_flags_.help_lb) {
     if (runtime_->rank() == 0) fmt::print("{}", lb::Registry::builtin().help());

@@ -24,6 +24,7 @@
 ///     }
 #include <tessera/collections.hpp>
 #include <tessera/collections/checkpoint/checkpoint.hpp>
+#include <tessera/collections/steal/steal_flags.hpp>
 #include <tessera/lb/manager/checkpoint_flags.hpp>
 #include <tessera/lb/manager/lb_data_output.hpp>
 #include <tessera/lb/manager/lb_flags.hpp>
@@ -57,6 +58,13 @@ class Context {
   const collections::CollectionFlags& collection_flags() const { return collection_flags_; }
   const lb_manager::LbDataFlags& lb_data_flags() const { return lb_data_flags_; }
   const lb_manager::LbFlags& lb_flags() const { return lb_flags_; }
+  /// --tessera_workers, --tessera_steal_policy and --tessera_steal_args, validated at start-up.
+  const collections::steal::StealFlags& steal_flags() const { return steal_flags_; }
+  /// The StealOptions those flags describe (`fallback` when no policy was given), for the task
+  /// collections the program creates.
+  collections::steal::StealOptions steal_options(collections::steal::Policy fallback = collections::steal::Policy::lifeline) const {
+    return steal_flags_.options(fallback);
+  }
 
   /// Collective: closes the phase (waits for quiescence), records it for LB data output, then
   /// balances if the LB flags or a request from code say so (the next phase runs with the new
@@ -108,6 +116,7 @@ class Context {
   TerminationFlags termination_flags_;
   lb_manager::LbFlags lb_flags_;
   lb_manager::CheckpointFlags checkpoint_flags_;
+  collections::steal::StealFlags steal_flags_;
   std::string program_;
   std::function<std::vector<std::byte>()> checkpoint_state_;
   std::shared_ptr<collections::checkpoint::RestartImage> restart_;
