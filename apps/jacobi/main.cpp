@@ -15,27 +15,6 @@ namespace {
 
 using namespace tessera::jacobi;
 
-// argv for tessera::Context: the program name (which checkpoints record and a restart checks),
-// then the runtime's flags. Context removes what it parses, so the storage outlives the call.
-class RuntimeArgv {
- public:
-  RuntimeArgv(const char* program, const std::vector<std::string>& flags) : storage_{program} {
-    storage_.insert(storage_.end(), flags.begin(), flags.end());
-    for (std::string& s : storage_) pointers_.push_back(s.data());
-    pointers_.push_back(nullptr);
-    argc_ = static_cast<int>(storage_.size());
-    argv_ = pointers_.data();
-  }
-  int& argc() { return argc_; }
-  char**& argv() { return argv_; }
-
- private:
-  std::vector<std::string> storage_;
-  std::vector<char*> pointers_;
-  int argc_ = 0;
-  char** argv_ = nullptr;
-};
-
 void print(const Options& o, const Result& r, int ranks) {
   const char* mode = o.mode == Mode::mpi ? "mpi" : "tiles";
   const auto bits = std::bit_cast<std::uint64_t>(r.residual);
@@ -67,8 +46,10 @@ int run(int argc, char** argv) {
   const Options& options = *parsed.options;
   // Tessera lives inside this MPI program: it takes its --tessera_ flags and a duplicate of the
   // communicator, and leaves MPI_COMM_WORLD to the plain MPI solver.
-  RuntimeArgv runtime_argv(argc > 0 ? argv[0] : "tessera-jacobi", options.tessera_args);
-  tessera::Context ctx(runtime_argv.argc(), runtime_argv.argv(), MPI_COMM_WORLD);
+  // The program name first: checkpoints record it and a restart checks it.
+  std::vector<std::string> runtime_args{argc > 0 ? argv[0] : "tessera-jacobi"};
+  runtime_args.insert(runtime_args.end(), options.tessera_args.begin(), options.tessera_args.end());
+  tessera::Context ctx(runtime_args, MPI_COMM_WORLD);
   try {
     const Result result = options.mode == Mode::mpi ? run_mpi(options, MPI_COMM_WORLD) : run_tiles(options, ctx);
     if (rank == 0) print(options, result, ctx.runtime().size());

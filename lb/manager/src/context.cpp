@@ -11,7 +11,21 @@
 
 namespace tessera {
 
-Context::Context(int& argc, char**& argv, MPI_Comm app_comm) {
+Context::Context(int& argc, char**& argv, MPI_Comm app_comm) { start(argc, argv, app_comm); }
+
+Context::Context(const std::vector<std::string>& args, MPI_Comm app_comm) {
+  // Context removes what it parses from argv, so the strings live here until it has.
+  std::vector<std::string> storage = args.empty() ? std::vector<std::string>{"tessera"} : args;
+  std::vector<char*> pointers;
+  for (std::string& s : storage) pointers.push_back(s.data());
+  pointers.push_back(nullptr);
+  int argc = static_cast<int>(storage.size());
+  char** argv = pointers.data();
+  start(argc, argv, app_comm);
+  if (argc > 1) stop(std::string("unexpected argument '") + argv[1] + "': expected only --tessera_ flags here");
+}
+
+void Context::start(int& argc, char**& argv, MPI_Comm app_comm) {
   program_ = argc > 0 && argv[0] != nullptr ? std::filesystem::path(argv[0]).filename().string() : "tessera";
   RuntimeOptions options;
   options.app_comm = app_comm;

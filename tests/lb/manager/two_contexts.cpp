@@ -29,19 +29,6 @@ struct Cell : Element<Cell, 1> {
   }
 };
 
-struct Arguments {
-  std::vector<std::string> storage;
-  std::vector<char*> pointers;
-  int argc = 0;
-  char** argv = nullptr;
-  explicit Arguments(std::vector<std::string> args) : storage(std::move(args)) {
-    for (std::string& s : storage) pointers.push_back(s.data());
-    pointers.push_back(nullptr);
-    argc = static_cast<int>(storage.size());
-    argv = pointers.data();
-  }
-};
-
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -57,10 +44,8 @@ int main(int argc, char** argv) {
   constexpr std::int64_t kPhases = 5;
   int failures = 0;
   {
-    Arguments args_a({argv[0], "--tessera_lb_name=RotateLB"});
-    Arguments args_b({argv[0]});
-    tessera::Context a(args_a.argc, args_a.argv, MPI_COMM_WORLD);
-    tessera::Context b(args_b.argc, args_b.argv, reversed);
+    tessera::Context a({argv[0], "--tessera_lb_name=RotateLB"}, MPI_COMM_WORLD);
+    tessera::Context b({argv[0]}, reversed);
     if (b.runtime().rank() != world_size - 1 - world_rank) ++failures;
     auto cells_a = make_collection<Cell>(a.runtime(), Index1D{kCellsA});
     auto cells_b = make_collection<Cell>(b.runtime(), Index1D{kCellsB});

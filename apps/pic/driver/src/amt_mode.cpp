@@ -23,29 +23,6 @@ namespace {
 
 using collections::Index2D;
 
-// argv for tessera::Context: a program name, then the runtime's flags. Context removes what it
-// parses, so the storage outlives the call and the pointers may be rearranged.
-class RuntimeArgv {
- public:
-  explicit RuntimeArgv(const std::vector<std::string>& flags) : storage_{"tessera-pic"} {
-    storage_.insert(storage_.end(), flags.begin(), flags.end());
-    for (std::string& s : storage_) {
-      pointers_.push_back(s.data());
-    }
-    pointers_.push_back(nullptr);
-    argc_ = static_cast<int>(storage_.size());
-    argv_ = pointers_.data();
-  }
-  int& argc() { return argc_; }
-  char**& argv() { return argv_; }
-
- private:
-  std::vector<std::string> storage_;
-  std::vector<char*> pointers_;
-  int argc_ = 0;
-  char** argv_ = nullptr;
-};
-
 // What the per-step SPMD region reduces: particles held, in tiles and inboxes. (Only the count:
 // a pass over every particle here would be work the SPMD mode does not do.)
 double census(const collections::CollectionProxy<Color>& colors) {
@@ -76,7 +53,7 @@ struct CheckpointState {
   std::int64_t tiles_x = 0;
   std::int64_t tiles_y = 0;
   std::int64_t grid_size = 0;
-  std::int64_t n = 0;
+  std::uint64_t n = 0;
   std::int64_t k = 0;
   std::int64_t m = 0;
 };
@@ -124,8 +101,9 @@ RunSummary run_amt(const Options& options, MPI_Comm parent) {
   }
   check_writable(comm, "--dump_particles", options.dump_particles);
 
-  RuntimeArgv runtime_argv(options.tessera_args);
-  Context ctx(runtime_argv.argc(), runtime_argv.argv(), comm);
+  std::vector<std::string> runtime_args{"tessera-pic"};
+  runtime_args.insert(runtime_args.end(), options.tessera_args.begin(), options.tessera_args.end());
+  Context ctx(runtime_args, comm);
   Runtime& rt = ctx.runtime();
   CheckpointState state;
   if (ctx.restarted()) {

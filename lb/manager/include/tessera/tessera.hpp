@@ -47,6 +47,10 @@ class Context {
   /// Starts the runtime (standalone, or inside the application's MPI when `app_comm` is given)
   /// with the flags of every layer. Bad flags: one message and a non-zero exit on every rank.
   Context(int& argc, char**& argv, MPI_Comm app_comm = MPI_COMM_NULL);
+  /// The same from a program name and flags held as strings (a program that parses its own
+  /// command line and hands the `--tessera_` flags on): `{"tessera-pic", "--tessera_lb_name=..."}`.
+  /// Arguments other than `--tessera_` flags are an error, as they would be left unread.
+  explicit Context(const std::vector<std::string>& args, MPI_Comm app_comm = MPI_COMM_NULL);
   ~Context();
   Context(const Context&) = delete;
   Context& operator=(const Context&) = delete;
@@ -107,6 +111,7 @@ class Context {
   const std::string& program() const { return program_; }
 
  private:
+  void start(int& argc, char**& argv, MPI_Comm app_comm);
   [[noreturn]] void stop(const std::string& message) const;
   void check_checkpoint_dir() const;
   void remove_old_checkpoints(const std::filesystem::path& newest) const;
