@@ -1,7 +1,7 @@
 // tessera-demo: a tour of the runtime on any number of ranks: point-to-point active messages, a
 // broadcast, an object group, reductions and an epoch, each with what it did and its check.
-#include <tessera/runtime.hpp>
-#include <tessera/termination/termination.hpp>
+// It starts through tessera::Context like every app, so every --tessera_ flag works here too.
+#include <tessera/tessera.hpp>
 
 #include <fmt/format.h>
 
@@ -30,11 +30,9 @@ void relay(tessera::Runtime& rt, int hops_left) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  tessera::TerminationFlags termination_flags;
-  tessera::RuntimeOptions options;
-  options.flag_groups = {&termination_flags};
-  tessera::Runtime rt(argc, argv, options);
-  tessera::Termination termination(rt, termination_flags);
+  tessera::Context ctx(argc, argv);
+  tessera::Runtime& rt = ctx.runtime();
+  tessera::Termination& termination = ctx.termination();
   const int p = rt.size();
   auto say = [&](const std::string& line) {
     if (rt.rank() == 0) fmt::print("{}\n", line);

@@ -200,7 +200,6 @@ void RankFile::parse(std::span<const std::byte> head, std::span<const std::byte>
   if (index_offset < kHeaderBytes || count > size / sizeof(IndexEntry) ||
       index_offset + count * sizeof(IndexEntry) + kTrailerBytes != size)
     fail(path_, "corrupted: its index does not fit the file");
-  (void)count;
 }
 
 RankFile RankFile::load(const std::filesystem::path& path, const FileSummary* expected) {

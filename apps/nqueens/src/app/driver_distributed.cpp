@@ -7,12 +7,7 @@ namespace tessera::nqueens::app {
 
 SearchReport run_distributed(const Options& options, Runtime& rt, Termination& term) {
   const DistributedSearchResult result = search_distributed(rt, term, options.n, options.cutoff, options.steal);
-  SearchReport report;
-  static_cast<collections::steal::SearchRun&>(report) =
-      collections::steal::distributed_run(result.stats, options.steal, rt.size());
-  report.solutions = result.solutions;
-  report.tasks = result.tasks;
-  return report;
+  return {{result.solutions, result.tasks}, apps::distributed_run(result.stats, options.steal, rt.size())};
 }
 
 }  // namespace tessera::nqueens::app

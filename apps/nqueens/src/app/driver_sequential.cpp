@@ -1,5 +1,3 @@
-#include <chrono>
-
 #include "drivers.hpp"
 #include "tessera/nqueens/board.hpp"
 
@@ -7,16 +5,14 @@ namespace tessera::nqueens::app {
 
 // The tasks a distributed run would seed, run one after the other.
 SearchReport run_sequential(const Options& options) {
-  const auto start = std::chrono::steady_clock::now();
+  const apps::Stopwatch clock;
   const Board board(options.n);
-  SearchReport report;
+  Count count;
   for (const Placement& task : board.tasks(options.cutoff)) {
-    report.solutions += board.count_below(task);
-    ++report.tasks;
+    count.solutions += board.count_below(task);
+    ++count.tasks;
   }
-  report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  report.policy = "sequential";
-  return report;
+  return {count, apps::sequential_run(clock.seconds())};
 }
 
 }  // namespace tessera::nqueens::app

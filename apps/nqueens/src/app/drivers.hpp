@@ -1,12 +1,11 @@
 #pragma once
-// One function per way of running the search, each in its own file; main() picks one.
-// The distributed driver runs the search as a task collection over the Tessera runtime.
+// One function per way of running the search, each in its own file; the shared search-app main
+// (tessera/apps/search_main.hpp) picks one. The distributed driver runs the search as a task
+// collection over the Tessera runtime.
 
 #include <cstdint>
-#include <optional>
-#include <string>
 
-#include <tessera/collections/steal/search_mode.hpp>
+#include <tessera/apps/search_run.hpp>
 
 #include "options.hpp"
 
@@ -17,11 +16,13 @@ class Termination;
 
 namespace tessera::nqueens::app {
 
-// The answer, beside how the search ran (SearchRun).
-struct SearchReport : collections::steal::SearchRun {
+struct Count {
   std::uint64_t solutions = 0;
-  std::uint64_t tasks = 0;
+  std::uint64_t tasks = 0;  // tasks run, the spawning ones above the cutoff included
 };
+
+// The count, beside how the search ran.
+using SearchReport = apps::SearchReport<Count>;
 
 SearchReport run_sequential(const Options& options);
 SearchReport run_workers(const Options& options);

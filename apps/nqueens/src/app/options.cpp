@@ -1,15 +1,11 @@
+// tessera-nqueens's flags: the board size N and the cutoff row.
 #include "options.hpp"
 
 #include <algorithm>
-#include <iostream>
-#include <sstream>
-#include <vector>
-#include <stdexcept>
+#include <optional>
 #include <string>
 
 #include <CLI/CLI.hpp>
-
-#include "tessera/collections/steal/search_mode.hpp"
 
 #include "tessera/nqueens/board.hpp"
 
@@ -21,50 +17,22 @@ CommandLine parse_command_line(int argc, char** argv, const collections::steal::
                "board (OEIS A000170), with one task per placement of the first rows."};
   std::int32_t n = 0;
   std::optional<std::int32_t> cutoff;
-  std::optional<std::int64_t> workers;
-  std::string report = "text";
-  std::optional<std::string> policy;
-  std::vector<std::string> steal_keys;
+  apps::SearchFlags search;
   cli.add_option("N", n, "Board size, in [1, " + std::to_string(kMaxN) + "]")->required();
   cli.add_option("--cutoff", cutoff, "Rows placed by tasks before the serial search, in [0, N] "
                                      "(default min(3, N))");
-  cli.add_option("--workers", workers, "Search with a pool of N >= 1 threads stealing from each "
-                                       "other (default: sequential search)");
-  cli.add_option("--policy", policy, "Deprecated: --tessera_steal_policy. Distributed search over task collections with this victim "
-                                     "policy: random, lifeline or success_only (default lifeline "
-                                     "when run on several ranks)");
-  cli.add_option("--steal", steal_keys, "Deprecated: --tessera_steal_args. Steal keys, key=value (repeatable): " +
-                                            collections::steal::steal_keys_help())
-      ->allow_extra_args(false);  // one key per --steal, so a positional after it stays one
-  cli.add_option("--report", report, "Output: text, or json for one JSON object on the last line")
-      ->check(CLI::IsMember({"text", "json"}));
-  try {
-    cli.parse(argc, argv);
-  } catch (const CLI::ParseError& error) {
-    std::ostringstream quiet;
-    return {std::nullopt, speaking ? cli.exit(error) : cli.exit(error, quiet, quiet)};
-  }
-  try {
+  apps::add_search_flags(cli, search);
+  apps::add_report_flag(cli, search);
+  return apps::parse_search_command_line<Options>(cli, argc, argv, kProgram, speaking, [&] {
     const Board board(n);  // validates N
     Options options;
     options.n = n;
     options.cutoff = cutoff.value_or(std::min(3, n));
-    check_cutoff(n, options.cutoff);
-    options.json = report == "json";
-    if (speaking && policy)
-      std::cerr << "tessera-nqueens: warning: --policy is deprecated, use --tessera_steal_policy\n";
-    if (speaking && !steal_keys.empty())
-      std::cerr << "tessera-nqueens: warning: --steal is deprecated, use --tessera_steal_args\n";
-    const collections::steal::SearchMode mode =
-        collections::steal::resolve_search_mode(workers, steal_flags, policy, steal_keys, ranks);
-    options.workers = mode.pool_workers;
-    options.distributed = mode.distributed;
-    options.steal = mode.steal;
-    return {options, 0};
-  } catch (const std::exception& error) {
-    if (speaking) std::cerr << "tessera-nqueens: " << error.what() << "\n";
-    return {std::nullopt, 2};
-  }
+    check_cutoff(n, options.cutoff);  // a bad board is reported before the steal flags
+    static_cast<apps::SearchOptions&>(options) =
+        apps::resolve_search_options(search, steal_flags, ranks, kProgram, speaking);
+    return options;
+  });
 }
 
 }  // namespace tessera::nqueens::app

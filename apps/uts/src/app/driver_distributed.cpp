@@ -7,11 +7,7 @@ namespace tessera::uts::app {
 
 SearchReport run_distributed(const Options& options, Runtime& rt, Termination& term) {
   const DistributedSearchResult result = search_distributed(rt, term, options.params, options.steal, options.sha1);
-  SearchReport report;
-  static_cast<collections::steal::SearchRun&>(report) =
-      collections::steal::distributed_run(result.stats, options.steal, rt.size());
-  report.counts = result.counts;
-  return report;
+  return {result.counts, apps::distributed_run(result.stats, options.steal, rt.size())};
 }
 
 }  // namespace tessera::uts::app

@@ -1,16 +1,11 @@
-#include <chrono>
-
 #include "drivers.hpp"
 
 namespace tessera::uts::app {
 
 SearchReport run_sequential(const Options& options) {
-  const auto start = std::chrono::steady_clock::now();
-  SearchReport report;
-  report.counts = search_sequential(options.params, options.sha1);
-  report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  report.policy = "sequential";
-  return report;
+  const apps::Stopwatch clock;
+  const TreeCounts counts = search_sequential(options.params, options.sha1);
+  return {counts, apps::sequential_run(clock.seconds())};
 }
 
 }  // namespace tessera::uts::app

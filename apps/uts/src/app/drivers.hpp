@@ -1,13 +1,10 @@
 #pragma once
-// One function per way of searching the tree, each in its own file; main() picks one.
-// The distributed driver runs the search as a task collection over the Tessera runtime, one
-// task per node, with victim policy "random", "lifeline" or "success_only".
+// One function per way of searching the tree, each in its own file; the shared search-app main
+// (tessera/apps/search_main.hpp) picks one. The distributed driver runs the search as a task
+// collection over the Tessera runtime, one task per node, with victim policy "random",
+// "lifeline" or "success_only".
 
-#include <cstdint>
-#include <optional>
-#include <string>
-
-#include <tessera/collections/steal/search_mode.hpp>
+#include <tessera/apps/search_run.hpp>
 
 #include "options.hpp"
 #include "tessera/uts/search.hpp"
@@ -19,10 +16,8 @@ class Termination;
 
 namespace tessera::uts::app {
 
-// The answer, beside how the search ran (SearchRun).
-struct SearchReport : collections::steal::SearchRun {
-  TreeCounts counts;
-};
+// The tree's counts, beside how the search ran.
+using SearchReport = apps::SearchReport<TreeCounts>;
 
 SearchReport run_sequential(const Options& options);
 SearchReport run_workers(const Options& options);

@@ -1,14 +1,11 @@
+// tessera-uts's flags: the reference's tree flags, each overriding the same parameter of --tree.
 #include "options.hpp"
 
-#include <iostream>
-#include <sstream>
-#include <vector>
-#include <stdexcept>
+#include <cstdint>
+#include <optional>
 #include <string>
 
 #include <CLI/CLI.hpp>
-
-#include "tessera/collections/steal/search_mode.hpp"
 
 namespace tessera::uts::app {
 namespace {
@@ -50,11 +47,8 @@ CommandLine parse_command_line(int argc, char** argv, const collections::steal::
                "--tree they override that tree's values."};
   std::optional<std::string> tree;
   Overrides o;
-  std::optional<std::int64_t> workers;
-  std::string report = "text";
+  apps::SearchFlags search;
   std::string sha1 = sha1_direct_available() ? "direct" : "evp";
-  std::optional<std::string> policy;
-  std::vector<std::string> steal_keys;
   cli.add_option("--tree", tree, "A UTS sample tree: T1 (geometric fixed), T2 (geometric cyclic), "
                                  "T3 (binomial), T4 (hybrid), T5 (geometric linear)");
   cli.add_option("-t", o.type, "Tree type: 0 binomial, 1 geometric, 2 hybrid (default 1)");
@@ -66,44 +60,19 @@ CommandLine parse_command_line(int argc, char** argv, const collections::steal::
   cli.add_option("-a", o.a, "Geometric shape: 0 linear, 1 expdec, 2 cyclic, 3 fixed (default 0)");
   cli.add_option("-f", o.f, "Hybrid: switch to binomial at depth f * d (default 0.5)");
   cli.add_option("-g", o.g, "SHA-1 evaluations per child: compute granularity, >= 1 (default 1)");
-  cli.add_option("--workers", workers, "Search with a pool of N >= 1 threads stealing from each "
-                                       "other (default: sequential search)");
-  cli.add_option("--policy", policy, "Deprecated: --tessera_steal_policy. Distributed search over task collections with this victim "
-                                     "policy: random, lifeline or success_only (default lifeline "
-                                     "when run on several ranks)");
-  cli.add_option("--steal", steal_keys, "Deprecated: --tessera_steal_args. Steal keys, key=value (repeatable): " +
-                                            collections::steal::steal_keys_help())
-      ->allow_extra_args(false);  // one key per --steal, so a positional after it stays one
+  apps::add_search_flags(cli, search);
   cli.add_option("--sha1", sha1, "SHA-1 implementation: direct (SHA1_*) or evp")
       ->check(CLI::IsMember({"direct", "evp"}));
-  cli.add_option("--report", report, "Output: text, or json for one JSON object on the last line")
-      ->check(CLI::IsMember({"text", "json"}));
-  try {
-    cli.parse(argc, argv);
-  } catch (const CLI::ParseError& error) {
-    std::ostringstream quiet;
-    return {std::nullopt, speaking ? cli.exit(error) : cli.exit(error, quiet, quiet)};
-  }
-  try {
+  apps::add_report_flag(cli, search);
+  return apps::parse_search_command_line<Options>(cli, argc, argv, kProgram, speaking, [&] {
     Options options;
-    options.params = resolve(tree, o);
+    options.params = resolve(tree, o);  // a bad tree is reported before the steal flags
+    static_cast<apps::SearchOptions&>(options) =
+        apps::resolve_search_options(search, steal_flags, ranks, kProgram, speaking);
     options.tree_name = tree ? *tree : "custom";
     options.sha1 = sha1 == "direct" ? Sha1Backend::direct : Sha1Backend::evp;
-    options.json = report == "json";
-    if (speaking && policy)
-      std::cerr << "tessera-uts: warning: --policy is deprecated, use --tessera_steal_policy\n";
-    if (speaking && !steal_keys.empty())
-      std::cerr << "tessera-uts: warning: --steal is deprecated, use --tessera_steal_args\n";
-    const collections::steal::SearchMode mode =
-        collections::steal::resolve_search_mode(workers, steal_flags, policy, steal_keys, ranks);
-    options.workers = mode.pool_workers;
-    options.distributed = mode.distributed;
-    options.steal = mode.steal;
-    return {options, 0};
-  } catch (const std::exception& error) {
-    if (speaking) std::cerr << "tessera-uts: " << error.what() << "\n";
-    return {std::nullopt, 2};
-  }
+    return options;
+  });
 }
 
 }  // namespace tessera::uts::app

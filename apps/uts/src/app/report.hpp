@@ -1,9 +1,12 @@
 #pragma once
-// Printing a search's results: a table for people, and with --report=json one JSON object
-// on the last line with the keys nodes, leaves, depth, seconds, nodes_per_s, policy,
-// steals_attempted, steals_successful (plus tree, parameters and workers).
+// Printing a search's results: a table for people, and with --report=json one JSON object on the
+// last line with the keys nodes, leaves, depth, seconds, nodes_per_s, tree, parameters, beside
+// the shared ones (tessera/apps/search_report.hpp: policy, workers, steals_attempted,
+// steals_successful, and a distributed search's stealing statistics).
 
 #include <ostream>
+
+#include <nlohmann/json.hpp>
 
 #include "drivers.hpp"
 #include "options.hpp"
@@ -11,5 +14,7 @@
 namespace tessera::uts::app {
 
 void print_report(std::ostream& out, const Options& options, const SearchReport& report);
+// The keys above that are tessera-uts's own.
+nlohmann::json report_json(const Options& options, const SearchReport& report);
 
 }  // namespace tessera::uts::app

@@ -1,14 +1,17 @@
-#include "tessera/collections/steal/search_mode.hpp"
+// Deciding how a search runs: the checks between the app's flags and the runtime's steal flags.
+#include "tessera/apps/search_mode.hpp"
 
 #include <stdexcept>
 
-namespace tessera::collections::steal {
+namespace tessera::apps {
 namespace {
 // More threads than this in one process is a typing error, not a configuration.
 constexpr std::int64_t kMaxWorkers = 4096;
 }  // namespace
 
-SearchMode resolve_search_mode(std::optional<std::int64_t> workers, const StealFlags& flags,
+using collections::steal::parse_policy;
+
+SearchMode resolve_search_mode(std::optional<std::int64_t> workers, const collections::steal::StealFlags& flags,
                                const std::optional<std::string>& policy, const std::vector<std::string>& steal_keys,
                                int ranks) {
   if (workers && (*workers < 1 || *workers > kMaxWorkers)) {
@@ -23,7 +26,7 @@ SearchMode resolve_search_mode(std::optional<std::int64_t> workers, const StealF
   mode.pool_workers = static_cast<std::size_t>(workers.value_or(0));
   mode.distributed = flags.given() || policy.has_value() || !steal_keys.empty() || ranks > 1 || flags.workers > 1;
   mode.steal = flags.options(parse_policy(policy.value_or("lifeline")));
-  parse_steal_keys(mode.steal, steal_keys);
+  collections::steal::parse_steal_keys(mode.steal, steal_keys);
   if (mode.distributed && mode.pool_workers > 0) {
     throw std::invalid_argument("--workers cannot be combined with a distributed search (--tessera_steal_policy, "
                                 "--tessera_steal_args, --tessera_workers or several ranks): for threads inside "
@@ -32,17 +35,4 @@ SearchMode resolve_search_mode(std::optional<std::int64_t> workers, const StealF
   return mode;
 }
 
-SearchRun distributed_run(const IterationStats& stats, const StealOptions& steal, int ranks) {
-  SearchRun run;
-  run.seconds = stats.seconds;
-  run.policy = std::string(to_string(steal.policy));
-  run.ranks = ranks;
-  run.workers = static_cast<std::size_t>(steal.workers);
-  const auto total = stats.total();
-  run.steals_attempted = total.steals_attempted;
-  run.steals_successful = total.steals_successful;
-  run.steal_stats = stats;
-  return run;
-}
-
-}  // namespace tessera::collections::steal
+}  // namespace tessera::apps

@@ -1,6 +1,6 @@
 #pragma once
-/// What the search applications over task collections (UTS, NQueens) share around their own
-/// kernel: deciding from the command line how a search runs, and the summary of how it ran.
+/// How a search application over task collections (UTS, NQueens) runs, decided from its command
+/// line and the steal flags tessera::Context parsed.
 ///
 /// A search runs one of three ways: sequentially; on a pool of threads in one process
 /// (`--workers=N`, no runtime); or distributed over task collections (`--policy`, `--steal`,
@@ -12,16 +12,15 @@
 #include <string>
 #include <vector>
 
-#include "tessera/collections/steal/steal_flags.hpp"
-#include "tessera/collections/steal/steal_options.hpp"
-#include "tessera/collections/steal/steal_stats.hpp"
+#include <tessera/collections/steal/steal_flags.hpp>
+#include <tessera/collections/steal/steal_options.hpp>
 
-namespace tessera::collections::steal {
+namespace tessera::apps {
 
 struct SearchMode {
   std::size_t pool_workers = 0;  ///< 0: not a thread pool; N >= 1: a pool of N threads
   bool distributed = false;      ///< over task collections, on every rank of the job
-  StealOptions steal;            ///< the distributed search's policy and keys
+  collections::steal::StealOptions steal;  ///< the distributed search's policy and keys
 };
 
 /// Decides the mode from the flags: `workers` (--workers), the runtime's steal flags (`flags`:
@@ -31,22 +30,8 @@ struct SearchMode {
 /// [1, 4096] or combined with a distributed search, or for a policy given by both --policy and
 /// --tessera_steal_policy with different names, and tessera::Error for a bad policy or steal key
 /// (the message names the input).
-SearchMode resolve_search_mode(std::optional<std::int64_t> workers, const StealFlags& flags,
+SearchMode resolve_search_mode(std::optional<std::int64_t> workers, const collections::steal::StealFlags& flags,
                                const std::optional<std::string>& policy, const std::vector<std::string>& steal_keys,
                                int ranks);
 
-/// How a search ran, beside its answer; the applications' reports extend it.
-struct SearchRun {
-  double seconds = 0;  ///< wall-clock time of the search alone
-  std::string policy;  ///< "sequential", "workers", or the distributed victim policy
-  std::size_t workers = 1;  ///< threads (per rank, for a distributed search)
-  std::uint64_t steals_attempted = 0;
-  std::uint64_t steals_successful = 0;
-  int ranks = 1;
-  std::optional<IterationStats> steal_stats;  ///< distributed searches only
-};
-
-/// The summary of a distributed search that ran with `steal` on `ranks` ranks.
-SearchRun distributed_run(const IterationStats& stats, const StealOptions& steal, int ranks);
-
-}  // namespace tessera::collections::steal
+}  // namespace tessera::apps

@@ -1,0 +1,77 @@
+#pragma once
+/// The main() of a search application (UTS, NQueens): starts tessera::Context (a job of one rank
+/// without mpirun; it parses and removes every --tessera_ flag, the steal flags included), parses
+/// the app's command line, runs one driver, and prints the report on rank 0. An app supplies its
+/// parts as a SearchApp:
+///
+///   int main(int argc, char** argv) {
+///     return tessera::apps::run_search_app<Options, TreeCounts>(argc, argv, {
+///         .name = "tessera-uts", .parse = parse_command_line, .sequential = run_sequential,
+///         .workers = run_workers, .distributed = run_distributed, .print = print_report,
+///         .json = report_json});
+///   }
+///
+/// Options derive from SearchOptions (search_options.hpp); drivers return a SearchReport<Answer>
+/// (search_run.hpp), the app's answer beside how the search ran.
+/// Exit codes: 0; the parser's (2 for bad input, on every rank); 1 when the search threw.
+#include <exception>
+#include <functional>
+#include <iostream>
+#include <string_view>
+
+#include <nlohmann/json.hpp>
+
+#include <tessera/tessera.hpp>
+
+#include "tessera/apps/search_options.hpp"
+#include "tessera/apps/search_report.hpp"
+#include "tessera/apps/search_run.hpp"
+
+namespace tessera::apps {
+
+template <class Options, class Answer>
+struct SearchApp {
+  using Report = SearchReport<Answer>;
+  std::string_view name;  ///< the program, the prefix of its error messages
+  /// Every rank parses the same arguments (after Context removed its flags) and so reaches the
+  /// same verdict; only a `speaking` rank prints.
+  std::function<CommandLine<Options>(int argc, char** argv, const collections::steal::StealFlags& steal_flags,
+                                     bool speaking, int ranks)>
+      parse;
+  std::function<Report(const Options&)> sequential;
+  std::function<Report(const Options&)> workers;  ///< a pool of Options::pool_workers threads
+  /// Collective: every rank runs it and gets the whole search's answer.
+  std::function<Report(const Options&, Runtime&, Termination&)> distributed;
+  /// The text report; policy_line and print_steals (search_report.hpp) give the shared lines.
+  std::function<void(std::ostream&, const Options&, const Report&)> print;
+  /// The app's own keys of the --report=json object; run_json's are added to them.
+  std::function<nlohmann::json(const Options&, const Report&)> json;
+};
+
+template <class Options, class Answer>
+int run_search_app(int argc, char** argv, const SearchApp<Options, Answer>& app) {
+  Context ctx(argc, argv);
+  Runtime& rt = ctx.runtime();
+  const bool speaking = rt.rank() == 0;
+  const CommandLine<Options> command_line = app.parse(argc, argv, ctx.steal_flags(), speaking, rt.size());
+  if (!command_line.options) return command_line.exit_code;
+  const Options& options = *command_line.options;
+  try {
+    const SearchReport<Answer> report = options.distributed       ? app.distributed(options, rt, ctx.termination())
+                                        : options.pool_workers > 0 ? app.workers(options)
+                                                                   : app.sequential(options);
+    if (!speaking) return 0;
+    app.print(std::cout, options, report);
+    if (options.json) {
+      nlohmann::json json = app.json(options, report);
+      json.update(run_json(report.run));
+      std::cout << json.dump() << "\n";  // the last line, for scripts
+    }
+  } catch (const std::exception& error) {
+    std::cerr << app.name << ": " << error.what() << "\n";
+    return 1;
+  }
+  return 0;
+}
+
+}  // namespace tessera::apps
