@@ -2,6 +2,8 @@
 // runtime starts; the --tessera_ flags pass through untouched to tessera::Context.
 #include "tessera/jacobi/options.hpp"
 
+#include <tessera/apps/runtime_flags.hpp>
+
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
@@ -41,31 +43,15 @@ std::pair<std::int64_t, std::int64_t> parse_tiles(const std::string& text) {
   return {rows, cols};
 }
 
-constexpr std::string_view kTesseraPrefix = "--tessera_";
-
-bool is_tessera_flag(std::string_view arg) { return arg.starts_with(kTesseraPrefix); }
-
-// A value of "--tessera_x" may be the next argument; tessera-jacobi has no positional arguments,
-// so a following argument that is not a flag can only be that value.
-bool takes_next(std::string_view flag, int i, int argc, const char* const* argv) {
-  return flag.find('=') == std::string_view::npos && i + 1 < argc && argv[i + 1][0] != '-';
-}
-
-bool has_tessera_flag(const std::vector<std::string>& args, std::string_view name) {
-  return std::any_of(args.begin(), args.end(), [name](const std::string& a) {
-    return a.starts_with(name) && (a.size() == name.size() || a[name.size()] == '=');
-  });
-}
-
 // Checkpoints hold the collection's tiles: the MPI mode has none to write or to restore.
 void check_checkpoint_flags(const Options& options, bool restart_given) {
   require(options.checkpoint_every >= 0, fmt::format("--checkpoint_every {}: expected 0 (never) or a positive "
                                                      "interval", options.checkpoint_every));
   require(!restart_given || !options.restart.empty(), "--restart: expected the checkpoint directory, e.g. --restart ck");
-  const bool restarts = !options.restart.empty() || has_tessera_flag(options.tessera_args, "--tessera_restart");
+  const bool restarts = !options.restart.empty() || apps::has_flag(options.tessera_args, "--tessera_restart");
   require(options.mode == Mode::tiles || (options.checkpoint_every == 0 && !restarts),
           "--checkpoint_every and --restart checkpoint the tiles, which only --mode tiles has");
-  require(options.checkpoint_every == 0 || has_tessera_flag(options.tessera_args, "--tessera_checkpoint_dir"),
+  require(options.checkpoint_every == 0 || apps::has_flag(options.tessera_args, "--tessera_checkpoint_dir"),
           fmt::format("--checkpoint_every {}: expected --tessera_checkpoint_dir=DIR to say where the "
                       "checkpoints go", options.checkpoint_every));
 }
@@ -98,15 +84,9 @@ ParseResult parse_options(int argc, const char* const* argv) {
                  "tiles mode: continue from the newest complete checkpoint in DIR, on any rank count");
 
   // The runtime's flags go to tessera::Context unparsed; CLI11 sees only the application's.
-  std::vector<const char*> own{argv, argv + std::min(argc, 1)};
-  for (int i = 1; i < argc; ++i) {
-    if (!is_tessera_flag(argv[i])) {
-      own.push_back(argv[i]);
-      continue;
-    }
-    options.tessera_args.emplace_back(argv[i]);
-    if (takes_next(argv[i], i, argc, argv)) options.tessera_args.emplace_back(argv[++i]);
-  }
+  const apps::SplitArguments split = apps::split_tessera_flags(argc, argv);
+  const std::vector<const char*>& own = split.own;
+  options.tessera_args = split.tessera;
 
   ParseResult result;
   try {

@@ -1,5 +1,7 @@
 #include "tessera/pic/driver/options.hpp"
 
+#include <tessera/apps/runtime_flags.hpp>
+
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
@@ -17,16 +19,6 @@ void require(bool ok, const std::string& message) {
   if (!ok) {
     throw InputError(message);
   }
-}
-
-constexpr std::string_view kTesseraPrefix = "--tessera_";
-
-bool is_tessera_flag(std::string_view arg) { return arg.starts_with(kTesseraPrefix); }
-
-// A value of "--tessera_x" may be the next argument; tessera-pic has no positional arguments, so a
-// following argument that is not a flag can only be that value.
-bool takes_next(std::string_view flag, int i, int argc, const char* const* argv) {
-  return flag.find('=') == std::string_view::npos && i + 1 < argc && argv[i + 1][0] != '-';
 }
 
 }  // namespace
@@ -69,17 +61,9 @@ ParseResult parse_options(int argc, const char* const* argv) {
   app.add_option("--restart", options.restart,
                  "AMT mode: continue from the newest complete checkpoint in DIR, on any rank count");
 
-  std::vector<const char*> own{argv, argv + std::min(argc, 1)};
-  for (int i = 1; i < argc; ++i) {
-    if (!is_tessera_flag(argv[i])) {
-      own.push_back(argv[i]);
-      continue;
-    }
-    options.tessera_args.emplace_back(argv[i]);
-    if (takes_next(argv[i], i, argc, argv)) {
-      options.tessera_args.emplace_back(argv[++i]);
-    }
-  }
+  const apps::SplitArguments split = apps::split_tessera_flags(argc, argv);
+  const std::vector<const char*>& own = split.own;
+  options.tessera_args = split.tessera;
 
   ParseResult result;
   try {
@@ -96,9 +80,7 @@ ParseResult parse_options(int argc, const char* const* argv) {
     if ((options.checkpoint_every > 0 || !options.restart.empty()) && options.mode != "amt") {
       throw InputError("--checkpoint_every and --restart checkpoint the colors, which only --mode=amt has");
     }
-    const bool has_dir = std::any_of(options.tessera_args.begin(), options.tessera_args.end(),
-                                     [](const std::string& a) { return a.starts_with("--tessera_checkpoint_dir"); });
-    if (options.checkpoint_every > 0 && !has_dir) {
+    if (options.checkpoint_every > 0 && !apps::has_flag(options.tessera_args, "--tessera_checkpoint_dir")) {
       throw InputError(fmt::format("--checkpoint_every {}: expected --tessera_checkpoint_dir=DIR to say where "
                                    "the checkpoints go", options.checkpoint_every));
     }
