@@ -81,6 +81,27 @@ std::uint64_t raw_read(const std::filesystem::path& path, std::span<std::byte> b
   }
 }
 
+std::unique_ptr<std::byte[]> raw_read_to_memory(const std::filesystem::path& path, std::uint64_t& bytes) {
+  Fd file{::open(path.c_str(), O_RDONLY | O_CLOEXEC)};
+  if (file.fd < 0) fail(path, "cannot open");
+  const off_t size = ::lseek(file.fd, 0, SEEK_END);
+  if (size < 0) fail(path, "cannot seek");
+  bytes = static_cast<std::uint64_t>(size);
+  std::unique_ptr<std::byte[]> buffer(new std::byte[bytes]);  // default-initialized: untouched
+  std::uint64_t at = 0;
+  while (at < bytes) {
+    const std::size_t n = std::min<std::uint64_t>(kRawChunk, bytes - at);
+    const ssize_t done = ::pread(file.fd, buffer.get() + at, n, static_cast<off_t>(at));
+    if (done < 0) {
+      if (errno == EINTR) continue;
+      fail(path, "cannot read");
+    }
+    if (done == 0) throw std::runtime_error(path.string() + ": shorter than its size");
+    at += static_cast<std::uint64_t>(done);
+  }
+  return buffer;
+}
+
 void drop_from_cache(const std::filesystem::path& path) {
   Fd file{::open(path.c_str(), O_RDONLY | O_CLOEXEC)};
   if (file.fd < 0) fail(path, "cannot open");
@@ -91,11 +112,11 @@ void drop_from_cache(const std::filesystem::path& path) {
   }
 }
 
-double resident_fraction(const std::filesystem::path& path) {
+Residency residency(const std::filesystem::path& path) {
   Fd file{::open(path.c_str(), O_RDONLY | O_CLOEXEC)};
   if (file.fd < 0) fail(path, "cannot open");
   const off_t size = ::lseek(file.fd, 0, SEEK_END);
-  if (size <= 0) return 0.0;
+  if (size <= 0) return {};
   void* map = ::mmap(nullptr, static_cast<std::size_t>(size), PROT_READ, MAP_SHARED, file.fd, 0);
   if (map == MAP_FAILED) fail(path, "cannot mmap");
   const std::size_t page = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
@@ -104,7 +125,7 @@ double resident_fraction(const std::filesystem::path& path) {
   ::munmap(map, static_cast<std::size_t>(size));
   if (status != 0) fail(path, "mincore failed");
   const auto in = std::count_if(resident.begin(), resident.end(), [](unsigned char c) { return (c & 1) != 0; });
-  return static_cast<double>(in) / static_cast<double>(resident.size());
+  return {static_cast<std::uint64_t>(in), resident.size()};
 }
 
 std::vector<std::filesystem::path> files_under(const std::filesystem::path& dir) {

@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
+#include <memory>
 #include <span>
 #include <vector>
 
@@ -22,12 +23,21 @@ void raw_write(const std::filesystem::path& path, std::span<const std::span<cons
 /// and returns the bytes read. Throws std::runtime_error naming the path on any failure.
 std::uint64_t raw_read(const std::filesystem::path& path, std::span<std::byte> buffer);
 
+/// Reads the whole file at `path` into one new allocation of its size, never touched before (as
+/// the restart's own buffer is), in kRawChunk reads: the least any restart does, since the state
+/// must end up in memory. Returns the buffer; `bytes` is its size.
+std::unique_ptr<std::byte[]> raw_read_to_memory(const std::filesystem::path& path, std::uint64_t& bytes);
+
 /// Asks the kernel to drop the file's pages from the page cache (posix_fadvise DONTNEED). Only
 /// clean pages go, so call it after the file's fsync. Throws std::runtime_error on failure.
 void drop_from_cache(const std::filesystem::path& path);
 
-/// The fraction of the file's pages in the page cache now (mincore), 0 for an empty file.
-double resident_fraction(const std::filesystem::path& path);
+/// Pages of a file in the page cache now (mincore), of all its pages.
+struct Residency {
+  std::uint64_t resident = 0;
+  std::uint64_t pages = 0;
+};
+Residency residency(const std::filesystem::path& path);
 
 /// Every regular file under `dir`, recursively (the checkpoint's files, for drop_from_cache).
 std::vector<std::filesystem::path> files_under(const std::filesystem::path& dir);
