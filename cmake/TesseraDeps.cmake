@@ -9,3 +9,5 @@ find_package(Threads REQUIRED)
 find_package(OpenSSL REQUIRED COMPONENTS Crypto)
 find_package(PkgConfig REQUIRED)
 pkg_check_modules(BROTLI REQUIRED IMPORTED_TARGET libbrotlienc libbrotlidec)
+# ISA-L: CRC-32C of checkpoint files (collections/checkpoint/checksum.hpp).
+pkg_check_modules(ISAL REQUIRED IMPORTED_TARGET libisal)

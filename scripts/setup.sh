@@ -6,7 +6,7 @@ cd "$(dirname "$0")/.."
 packages=(g++ cmake make pkg-config openmpi-bin libopenmpi-dev libfmt-dev libspdlog-dev
           libcli11-dev nlohmann-json3-dev libcereal-dev libbrotli-dev libssl-dev
           libgtest-dev libgmock-dev libbenchmark-dev python3 gnuplot-nox chromium
-          libfabric-dev libfabric-bin)
+          libfabric-dev libfabric-bin libisal-dev)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

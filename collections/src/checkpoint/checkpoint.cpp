@@ -53,16 +53,13 @@ Manifest write_checkpoint(Runtime& rt, PhaseManager& phases, const std::filesyst
   error = agree_on_error(rt, error);
   if (!error.empty()) throw Error(error);
 
-  // Every rank's size and digest, for the manifest (each rank fills its own slot).
+  // Every rank's size and checksum, for the manifest (each rank fills its own slot).
   std::vector<std::uint64_t> sizes(static_cast<std::size_t>(ranks), 0);
-  std::vector<std::uint8_t> digests(sizeof(Digest) * static_cast<std::size_t>(ranks), 0);
+  std::vector<std::uint64_t> checksums(static_cast<std::size_t>(ranks), 0);
   sizes[static_cast<std::size_t>(rank)] = mine.bytes;
-  std::copy(mine.digest.begin(), mine.digest.end(), digests.begin() + static_cast<std::ptrdiff_t>(sizeof(Digest) * rank));
+  checksums[static_cast<std::size_t>(rank)] = mine.checksum;
   sizes = rt.collectives().allreduce(std::move(sizes), op::sum{});
-  digests = rt.collectives().allreduce(std::move(digests), [](std::vector<std::uint8_t> a, const std::vector<std::uint8_t>& b) {
-    for (std::size_t i = 0; i < a.size(); ++i) a[i] |= b[i];
-    return a;
-  });
+  checksums = rt.collectives().allreduce(std::move(checksums), op::sum{});
 
   Manifest manifest;
   manifest.program = program;
@@ -73,7 +70,7 @@ Manifest write_checkpoint(Runtime& rt, PhaseManager& phases, const std::filesyst
   for (int r = 0; r < ranks; ++r) {
     FileEntry file{rank_file_name(r), {}};
     file.summary.bytes = sizes[static_cast<std::size_t>(r)];
-    std::copy_n(digests.begin() + static_cast<std::ptrdiff_t>(sizeof(Digest) * r), sizeof(Digest), file.summary.digest.begin());
+    file.summary.checksum = static_cast<Checksum>(checksums[static_cast<std::size_t>(r)]);
     manifest.files.push_back(std::move(file));
   }
   if (rank == 0) {

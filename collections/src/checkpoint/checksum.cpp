@@ -1,43 +1,30 @@
 #include <tessera/collections/checkpoint/checksum.hpp>
 
-#include <openssl/evp.h>
+#include <isa-l/crc.h>
 
-#include <stdexcept>
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cctype>
 
 namespace tessera::collections::checkpoint {
 
-struct Sha256::Impl {
-  EVP_MD_CTX* context = nullptr;
-};
-
-Sha256::Sha256() : impl_(std::make_unique<Impl>()) {
-  impl_->context = EVP_MD_CTX_new();
-  if (impl_->context == nullptr || EVP_DigestInit_ex(impl_->context, EVP_sha256(), nullptr) != 1)
-    throw std::runtime_error("OpenSSL could not start a SHA-256 digest");
-}
-
-Sha256::~Sha256() { EVP_MD_CTX_free(impl_->context); }
-
-void Sha256::update(std::span<const std::byte> bytes) {
-  if (!bytes.empty()) EVP_DigestUpdate(impl_->context, bytes.data(), bytes.size());
-}
-
-Digest Sha256::finish() {
-  Digest digest{};
-  unsigned length = 0;
-  EVP_DigestFinal_ex(impl_->context, digest.data(), &length);
-  return digest;
-}
-
-std::string to_hex(const Digest& digest) {
-  static constexpr char kDigits[] = "0123456789abcdef";
-  std::string text;
-  text.reserve(digest.size() * 2);
-  for (std::uint8_t b : digest) {
-    text.push_back(kDigits[b >> 4]);
-    text.push_back(kDigits[b & 15]);
+void Crc32c::update(std::span<const std::byte> bytes) {
+  // crc32_iscsi takes an int length.
+  constexpr std::size_t kMost = std::size_t{1} << 30;
+  for (std::size_t at = 0; at < bytes.size(); at += kMost) {
+    const std::size_t n = std::min(kMost, bytes.size() - at);
+    auto* data = reinterpret_cast<unsigned char*>(const_cast<std::byte*>(bytes.data() + at));
+    state_ = crc32_iscsi(data, static_cast<int>(n), state_);
   }
-  return text;
+}
+
+std::string to_hex(Checksum checksum) { return fmt::format("{:08x}", checksum); }
+
+std::optional<Checksum> checksum_from_hex(const std::string& text) {
+  if (text.size() != 8 || !std::all_of(text.begin(), text.end(), [](char c) { return std::isxdigit(static_cast<unsigned char>(c)); }))
+    return std::nullopt;
+  return static_cast<Checksum>(std::stoul(text, nullptr, 16));
 }
 
 }  // namespace tessera::collections::checkpoint

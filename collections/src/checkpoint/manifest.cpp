@@ -21,20 +21,7 @@ constexpr const char* kFormatName = "tessera-checkpoint";
 constexpr int kVersion = 1;
 
 json file_json(const FileEntry& file) {
-  return json{{"name", file.name}, {"bytes", file.summary.bytes}, {"sha256", to_hex(file.summary.digest)}};
-}
-
-Digest digest_from_hex(const std::string& text) {
-  Digest digest{};
-  if (text.size() != 64) throw std::invalid_argument("sha256 is not 64 hexadecimal digits");
-  for (std::size_t i = 0; i < digest.size(); ++i) {
-    const std::string pair = text.substr(2 * i, 2);
-    std::size_t used = 0;
-    const unsigned long value = std::stoul(pair, &used, 16);
-    if (used != 2) throw std::invalid_argument("sha256 is not 64 hexadecimal digits");
-    digest[i] = static_cast<std::uint8_t>(value);
-  }
-  return digest;
+  return json{{"name", file.name}, {"bytes", file.summary.bytes}, {"crc32c", to_hex(file.summary.checksum)}};
 }
 
 FileEntry file_from(const json& j) {
@@ -43,7 +30,9 @@ FileEntry file_from(const json& j) {
   if (file.name.empty() || file.name.find('/') != std::string::npos)
     throw std::invalid_argument("a file name must be a plain name inside the checkpoint directory");
   file.summary.bytes = j.at("bytes").get<std::uint64_t>();
-  file.summary.digest = digest_from_hex(j.at("sha256").get<std::string>());
+  const std::optional<Checksum> checksum = checksum_from_hex(j.at("crc32c").get<std::string>());
+  if (!checksum) throw std::invalid_argument("crc32c is not 8 hexadecimal digits");
+  file.summary.checksum = *checksum;
   return file;
 }
 

@@ -2,6 +2,7 @@
 #include <tessera/runtime/error.hpp>
 
 #include <fcntl.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -16,7 +17,9 @@ constexpr char kMagic[8] = {'T', 'E', 'S', 'S', 'C', 'K', 'P', '1'};
 constexpr char kEndMagic[8] = {'T', 'E', 'S', 'S', 'E', 'N', 'D', '1'};
 constexpr std::uint32_t kFormat = 1;
 constexpr std::size_t kHeaderBytes = 64;
-constexpr std::size_t kTrailerBytes = 2 * sizeof(std::uint64_t) + sizeof(Digest) + sizeof kEndMagic;
+constexpr std::size_t kTrailerBytes = 2 * sizeof(std::uint64_t) + 2 * sizeof(std::uint32_t) + sizeof kEndMagic;
+// The checksum covers every byte before its own field.
+constexpr std::size_t kChecksumFromEnd = 2 * sizeof(std::uint32_t) + sizeof kEndMagic;
 // Large enough that a write costs little beyond its copy, small enough to stay in cache while it
 // is hashed and written.
 constexpr std::size_t kWriteChunk = std::size_t{8} << 20;
@@ -101,7 +104,7 @@ void RankFileWriter::end_element() {
 }
 
 void RankFileWriter::write_out() {
-  sha_.update(staged_.view());
+  crc_.update(staged_.view());
   write_all(fd_, staged_.data(), staged_.size(), path_);
   written_ += staged_.size();
   staged_.clear();
@@ -113,8 +116,8 @@ FileSummary RankFileWriter::finish() {
   const std::uint64_t counts[2] = {index_offset, index_.size()};
   staged_.append(counts, sizeof counts);
   write_out();
-  const Digest digest = sha_.finish();
-  staged_.append(digest.data(), digest.size());
+  const std::uint32_t fields[2] = {crc_.value(), 0};
+  staged_.append(fields, sizeof fields);
   staged_.append(kEndMagic, sizeof kEndMagic);
   write_all(fd_, staged_.data(), staged_.size(), path_);
   written_ += staged_.size();
@@ -122,7 +125,7 @@ FileSummary RankFileWriter::finish() {
   if (::fsync(fd_) != 0) fail(path_, "cannot sync to disk: " + errno_text());
   if (::close(fd_) != 0) fail(path_, "cannot close: " + errno_text());
   fd_ = -1;
-  return FileSummary{written_, digest};
+  return FileSummary{written_, fields[0]};
 }
 
 FileSummary write_blob(const std::filesystem::path& path, std::span<const std::byte> bytes) {
@@ -136,9 +139,9 @@ FileSummary write_blob(const std::filesystem::path& path, std::span<const std::b
     throw;
   }
   if (::close(fd) != 0) fail(path, "cannot close: " + errno_text());
-  Sha256 sha;
-  sha.update(bytes);
-  return FileSummary{bytes.size(), sha.finish()};
+  Crc32c crc;
+  crc.update(bytes);
+  return FileSummary{bytes.size(), crc.value()};
 }
 
 std::vector<std::byte> read_blob(const std::filesystem::path& path, const FileSummary& expected) {
@@ -154,9 +157,9 @@ std::vector<std::byte> read_blob(const std::filesystem::path& path, const FileSu
   ::close(fd);
   if (size != expected.bytes)
     fail(path, "holds " + std::to_string(size) + " bytes, the manifest says " + std::to_string(expected.bytes));
-  Sha256 sha;
-  sha.update(bytes);
-  if (sha.finish() != expected.digest) fail(path, "corrupted: its SHA-256 differs from the manifest's");
+  Crc32c crc;
+  crc.update(bytes);
+  if (crc.value() != expected.checksum) fail(path, "corrupted: its CRC-32C differs from the manifest's");
   return bytes;
 }
 
@@ -164,18 +167,18 @@ RankFile::RankFile(RankFile&& other) noexcept
     : path_(std::move(other.path_)),
       rank_(other.rank_),
       size_(other.size_),
-      bytes_(std::move(other.bytes_)),
+      mapped_(std::exchange(other.mapped_, nullptr)),
       scratch_(std::move(other.scratch_)),
       fd_(std::exchange(other.fd_, -1)),
       entries_(std::move(other.entries_)) {}
 
 RankFile& RankFile::operator=(RankFile&& other) noexcept {
   if (this != &other) {
-    if (fd_ >= 0) ::close(fd_);
+    release();
     path_ = std::move(other.path_);
     rank_ = other.rank_;
     size_ = other.size_;
-    bytes_ = std::move(other.bytes_);
+    mapped_ = std::exchange(other.mapped_, nullptr);
     scratch_ = std::move(other.scratch_);
     fd_ = std::exchange(other.fd_, -1);
     entries_ = std::move(other.entries_);
@@ -183,9 +186,7 @@ RankFile& RankFile::operator=(RankFile&& other) noexcept {
   return *this;
 }
 
-RankFile::~RankFile() {
-  if (fd_ >= 0) ::close(fd_);
-}
+RankFile::~RankFile() { release(); }
 
 void RankFile::parse(std::span<const std::byte> head, std::span<const std::byte> tail, std::uint64_t size) {
   if (std::memcmp(head.data(), kMagic, sizeof kMagic) != 0) fail(path_, "not a Tessera checkpoint file (bad magic)");
@@ -216,28 +217,22 @@ RankFile RankFile::load(const std::filesystem::path& path, const FileSummary* ex
     ::close(fd);
     fail(path, "truncated: " + std::to_string(size) + " bytes is less than an empty checkpoint file");
   }
-  file.bytes_.reset(new std::byte[size]);
-  // Read and hash in chunks, so each chunk is hashed while it is still in cache.
-  Sha256 sha;
-  const std::uint64_t hashed = size - sizeof(Digest) - 8;
-  try {
-    for (std::uint64_t at = 0; at < size; at += kWriteChunk) {
-      const std::size_t n = static_cast<std::size_t>(std::min<std::uint64_t>(kWriteChunk, size - at));
-      read_all(fd, file.bytes_.get() + at, n, at, path);
-      if (at < hashed) sha.update({file.bytes_.get() + at, static_cast<std::size_t>(std::min<std::uint64_t>(n, hashed - at))});
-    }
-  } catch (...) {
-    ::close(fd);
-    throw;
-  }
+  // Mapped, not read into a buffer: a buffer of the file's size would be faulted in page by page
+  // and the states copied out of it again (0.3 s per 512 MiB here); from the mapping the checksum
+  // reads the page cache once and each element copies its state once.
+  void* map = ::mmap(nullptr, static_cast<std::size_t>(size), PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
   ::close(fd);
-  const std::span<const std::byte> all(file.bytes_.get(), size);
+  if (map == MAP_FAILED) fail(path, "cannot map: " + errno_text());
+  ::madvise(map, static_cast<std::size_t>(size), MADV_SEQUENTIAL);
+  file.mapped_ = static_cast<const std::byte*>(map);
+  const std::span<const std::byte> all(file.mapped_, size);
   file.parse(all.first(kHeaderBytes), all.last(kTrailerBytes), size);
-  Digest stored{};
-  std::memcpy(stored.data(), all.data() + hashed, stored.size());
-  if (sha.finish() != stored) fail(path, "corrupted: its SHA-256 differs from the one in its trailer");
-  if (expected != nullptr && stored != expected->digest)
-    fail(path, "belongs to another checkpoint: its SHA-256 differs from the manifest's");
+  Crc32c crc;
+  crc.update(all.first(size - kChecksumFromEnd));
+  const auto stored = load_at<std::uint32_t>(all, size - kChecksumFromEnd);
+  if (crc.value() != stored) fail(path, "corrupted: its CRC-32C differs from the one in its trailer");
+  if (expected != nullptr && stored != expected->checksum)
+    fail(path, "belongs to another checkpoint: its CRC-32C differs from the manifest's");
   const auto index_offset = load_at<std::uint64_t>(all.last(kTrailerBytes), 0);
   const auto count = load_at<std::uint64_t>(all.last(kTrailerBytes), sizeof(std::uint64_t));
   file.entries_.resize(count);
@@ -269,7 +264,7 @@ RankFile RankFile::open_index(const std::filesystem::path& path) {
 }
 
 std::span<const std::byte> RankFile::record(const IndexEntry& entry) {
-  if (bytes_) return {bytes_.get() + entry.offset, static_cast<std::size_t>(entry.bytes)};
+  if (mapped_ != nullptr) return {mapped_ + entry.offset, static_cast<std::size_t>(entry.bytes)};
   if (fd_ < 0) fail(path_, "read after release");
   scratch_.resize(entry.bytes);
   read_all(fd_, scratch_.data(), scratch_.size(), entry.offset, path_);
@@ -277,7 +272,8 @@ std::span<const std::byte> RankFile::record(const IndexEntry& entry) {
 }
 
 void RankFile::release() {
-  bytes_.reset();
+  if (mapped_ != nullptr) ::munmap(const_cast<std::byte*>(mapped_), static_cast<std::size_t>(size_));
+  mapped_ = nullptr;
   entries_.clear();
   entries_.shrink_to_fit();
   if (fd_ >= 0) ::close(fd_);

@@ -11,13 +11,13 @@ mode=read
 case "$scenario" in
   truncated) truncate -s -100 "$dir/rank.1.tck"; regex="rank\.1\.tck: truncated" ;;
   corrupted) printf 'X' | dd of="$dir/rank.0.tck" bs=1 seek=200 conv=notrunc status=none
-             regex="rank\.0\.tck: corrupted: its SHA-256 differs" ;;
+             regex="rank\.0\.tck: corrupted: its CRC-32C differs" ;;
   missing) rm "$dir/rank.1.tck"; regex="rank\.1\.tck: missing" ;;
   other-program) sed -i 's/"program": "[^"]*"/"program": "someone-else"/' "$dir/manifest.json"
                  regex="manifest\.json: written by program 'someone-else'" ;;
   not-json) echo '{"format": ' > "$dir/manifest.json"; regex="manifest\.json: not valid JSON" ;;
   other-type) mode=read-other; regex="collection 0 was written with element type 'test\.Cell'.*'test\.OtherCell'" ;;
-  swapped) cp "$dir/rank.0.tck" "$dir/rank.1.tck"; regex="rank\.1\.tck: .*(manifest says|SHA-256 differs from the manifest)" ;;
+  swapped) cp "$dir/rank.0.tck" "$dir/rank.1.tck"; regex="rank\.1\.tck: .*(manifest says|CRC-32C differs from the manifest)" ;;
   empty) mkdir -p "$dir"; regex="no complete checkpoint here" ;;
   unwritable) mkdir -p "$(dirname "$dir")"; : > "$dir.file"; mode=write; target="$dir.file/sub"
               regex="$dir\.file/sub: cannot create the checkpoint directory" ;;

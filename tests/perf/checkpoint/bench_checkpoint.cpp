@@ -4,7 +4,7 @@
 //
 // 1. Write. A 1-D collection of --elements elements (256) holding --bytes in total (1 GiB), each a
 //    vector of 64-bit values (one block on the wire and in the file), is checkpointed with
-//    Context::checkpoint (rank files written in 8 MiB chunks while hashed with SHA-256, fsync'd,
+//    Context::checkpoint (rank files written in 8 MiB chunks while their CRC-32C is computed, fsync'd,
 //    then app.bin and the manifest, each fsync'd, renamed into place, directory fsync'd). Against
 //    it, each rank writes the same bytes dd-style: writev calls of >= 8 MiB from where the values
 //    lie into one new file in the same directory, then fsync. Each side's time is the slowest
@@ -12,7 +12,7 @@
 //      write_ratio = checkpoint_write_mb_per_s / raw_write_mb_per_s        (target >= 0.5)
 // 2. Read. The first Context is destroyed; a new one in the same process gets
 //    --tessera_restart=DIR and the collection is created again, which restores it. Timed from the
-//    Context's construction (runtime start, manifest, reading and SHA-256 of the rank file: its
+//    Context's construction (runtime start, manifest, mapping and CRC-32C of the rank file: its
 //    share is restart_context_s) to the collection's return (decoding every element), slowest
 //    rank. Against it, each rank read()s its raw file in 8 MiB chunks into one reused buffer (dd):
 //      read_ratio = checkpoint_read_mb_per_s / raw_read_mb_per_s           (target >= 0.5)
@@ -23,7 +23,7 @@
 //    measurement every file of every side is dropped with posix_fadvise(DONTNEED), which drops
 //    them all since they were fsync'd; cold_resident says what was left). read_ratio is the COLD
 //    one, the headline: a restart follows a failure, usually in a new job, so its files are not in
-//    memory, and hot it compares SHA-256 and memory copies with one memcpy from the page cache.
+//    memory, and hot it compares a checksum pass and a copy into the elements with one memcpy from the page cache.
 //    On this VM "cold" means the virtual disk, which the host may still cache. Every restored
 //    value is compared with the value it was built from (block.hpp), and the restored checksum
 //    and count with the written ones (not timed); the collection is created with 0 values per
@@ -134,7 +134,7 @@ nlohmann::ordered_json seconds_json(const Writes& w, const Reads& r) {
 int run(const Options& o, Setup& setup) {
   const std::uint64_t bytes = setup.bytes();
   const double load_before = load_average();
-  const double sha = slowest(setup.comm, 1.0 / sha256_mb_per_s(std::min<std::uint64_t>(bytes, 64 << 20)));
+  const double sha = slowest(setup.comm, 1.0 / checksum_mb_per_s(std::min<std::uint64_t>(bytes, 64 << 20)));
   const Writes writes = measure_writes(setup);
   const Reads reads = measure_reads(setup, writes.written);
   // Part 3 runs on a clean disk and page cache: parts 1 and 2's files go first.
@@ -181,7 +181,7 @@ int run(const Options& o, Setup& setup) {
       {"hot_resident", reads.hot_resident},
       {"cold_resident", reads.cold_resident},
       {"checkpoint_file_bytes", writes.checkpoint_file_bytes},
-      {"sha256_mb_per_s", 1.0 / sha},
+      {"checksum_mb_per_s", 1.0 / sha},
       {"context_start_s", writes.context_start_s},
       {"restart_context_s", {{"hot", median(reads.hot.context_s)}, {"cold", median(reads.cold.context_s)}}},
       {"seconds", seconds_json(writes, reads)},

@@ -36,7 +36,7 @@ struct Pair {
   std::vector<double> raw_s;
   std::vector<double> memory_s;   ///< reads only: raw_read_to_memory (raw_io.hpp), for reference
   std::vector<double> context_s;  ///< restarts only: the part until the Context is constructed
-                                  ///< (manifest, SHA-256 and reading); the rest is decoding
+                                  ///< (manifest, checksum and reading); the rest is decoding
 };
 
 struct Writes {
@@ -65,8 +65,8 @@ struct Reads {
 /// dropped from it), checking every restored value against `written`.
 Reads measure_reads(const Setup& setup, const Tally& written);
 
-/// Single-core SHA-256 throughput (OpenSSL, as the checkpoint uses it) over `bytes` bytes, MB/s.
-double sha256_mb_per_s(std::uint64_t bytes);
+/// Single-core CRC-32C throughput (ISA-L, as the checkpoint uses it) over `bytes` bytes, MB/s.
+double checksum_mb_per_s(std::uint64_t bytes);
 
 /// The largest `seconds` over the ranks of `comm`.
 double slowest(MPI_Comm comm, double seconds);

@@ -6,8 +6,8 @@
 ///   {"format": "tessera-checkpoint", "version": 1, "program": "tessera-pic", "ranks": 4,
 ///    "phase": 20,
 ///    "collections": [{"ordinal": 0, "id": 1, "type": "pic.Color", "shape": [12, 8]}],
-///    "files": [{"name": "rank.0.tck", "bytes": 1234, "sha256": "..."}, ...],   one per rank
-///    "app_state": {"name": "app.bin", "bytes": 16, "sha256": "..."}}
+///    "files": [{"name": "rank.0.tck", "bytes": 1234, "crc32c": "89abcdef"}, ...],   one per rank
+///    "app_state": {"name": "app.bin", "bytes": 16, "crc32c": "89abcdef"}}
 #include <tessera/collections/checkpoint/rank_file.hpp>
 
 #include <cstdint>

@@ -1,14 +1,14 @@
 #pragma once
 /// One rank's checkpoint file: the encoded states of the elements that rank held, an index, and a
-/// trailer with the file's SHA-256.
+/// trailer with the file's CRC-32C (checksum.hpp).
 ///
 ///   offset 0          header, 64 bytes: magic "TESSCKP1", format (u32), rank (u32), ranks (u32)
 ///   64                records: each element's state exactly as a migration encodes it
 ///                     (serialize.hpp: a trivially copyable element as its bytes, else a 64-bit
 ///                     length and a cereal binary archive), back to back
 ///   index_offset      index: one IndexEntry (5 x u64) per record, in the order written
-///   size - 56         trailer: index_offset (u64), entry count (u64), SHA-256 (32 bytes) of every
-///                     byte before it, magic "TESSEND1"
+///   size - 32         trailer: index_offset (u64), entry count (u64), CRC-32C (u32) of every byte
+///                     before it, 4 zero bytes, magic "TESSEND1"
 ///
 /// Integers are in the machine's byte order; a checkpoint is read back on the same kind of machine.
 /// Every failure throws tessera::Error with the file's path and what is wrong (cannot create,
@@ -18,7 +18,6 @@
 
 #include <cstdint>
 #include <filesystem>
-#include <memory>
 #include <span>
 #include <vector>
 
@@ -33,10 +32,10 @@ struct IndexEntry {
   std::uint64_t bytes = 0;       ///< length of the encoded state
 };
 
-/// What restart checks a rank file against: its size and digest.
+/// What restart checks a rank file against: its size and checksum.
 struct FileSummary {
   std::uint64_t bytes = 0;
-  Digest digest{};
+  Checksum checksum = 0;
 };
 
 /// Writes one rank file sequentially, hashing as it goes, in large writes.
@@ -61,19 +60,21 @@ class RankFileWriter {
   Buffer staged_;                // bytes not yet written, starting at file offset written_
   std::uint64_t written_ = 0;
   std::vector<IndexEntry> index_;
-  Sha256 sha_;
+  Crc32c crc_;
 };
 
-/// Writes `bytes` to `path` as one plain file with its digest (the application's state), fsync'd.
+/// Writes `bytes` to `path` as one plain file (the application's state), fsync'd; returns its
+/// size and checksum.
 FileSummary write_blob(const std::filesystem::path& path, std::span<const std::byte> bytes);
-/// Reads a file written by write_blob, checking its size and digest.
+/// Reads a file written by write_blob, checking its size and checksum.
 std::vector<std::byte> read_blob(const std::filesystem::path& path, const FileSummary& expected);
 
 /// A rank file opened for restart.
 class RankFile {
  public:
-  /// Reads the whole file into memory and checks its structure, its trailer's digest and, when
-  /// given, the size and digest the manifest recorded.
+  /// Maps the whole file and checks its structure, its trailer's checksum and, when given, the
+  /// size and checksum the manifest recorded. Records are then read straight from the mapping
+  /// (the page cache): no copy of the file is made in memory.
   static RankFile load(const std::filesystem::path& path, const FileSummary* expected);
   /// Reads the trailer and index only; records are read on demand (the rank that verifies the
   /// file is another one, see RestartImage).
@@ -99,7 +100,7 @@ class RankFile {
   std::filesystem::path path_;
   int rank_ = 0;
   std::uint64_t size_ = 0;
-  std::unique_ptr<std::byte[]> bytes_;  // the whole file (load), or null (open_index)
+  const std::byte* mapped_ = nullptr;   // the whole file (load), or null (open_index)
   std::vector<std::byte> scratch_;
   int fd_ = -1;                          // open_index only
   std::vector<IndexEntry> entries_;
