@@ -4,7 +4,7 @@
 set -u
 bin=$1 dir=$2 scenario=$3
 rm -rf "$dir"
-if [ "$scenario" != unwritable ] && [ "$scenario" != unwritable-dir ] && [ "$scenario" != empty ]; then
+if [ "$scenario" != unwritable ] && [ "$scenario" != unwritable-dir ] && [ "$scenario" != empty ] && [ "$scenario" != no-space ]; then
   $MPIRUN -np 2 "$bin" write "$dir" > /dev/null || { echo "write failed"; exit 1; }
 fi
 mode=read
@@ -23,6 +23,11 @@ case "$scenario" in
               regex="$dir\.file/sub: cannot create the checkpoint directory" ;;
   unwritable-dir) mkdir -p "$(dirname "$dir")"; : > "$dir.file"; mode=write-interval; target="$dir.file/sub"
                   regex="--tessera_checkpoint_dir: $dir\.file/sub: cannot create the checkpoint directory" ;;
+  no-space) mkdir -p "$dir.mnt"
+            # A filesystem of two pages: the rank files fill it, app.bin finds no room.
+            mount -t tmpfs -o size=8k tmpfs "$dir.mnt" 2>/dev/null || { echo "skipped: cannot mount a small tmpfs here (needs root)"; exit 77; }
+            trap 'umount "$dir.mnt"' EXIT
+            mode=write; target="$dir.mnt/ck"; regex="$dir\.mnt/ck/[a-z0-9.]+: cannot (write|sync to disk|close): No space left on device" ;;
   *) echo "unknown scenario $scenario"; exit 1 ;;
 esac
 output=$($MPIRUN -np 2 "$bin" "$mode" "${target:-$dir}" 2>&1)
