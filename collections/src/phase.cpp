@@ -1,4 +1,5 @@
 #include <tessera/collections/phase.hpp>
+#include <tessera/runtime/hooks.hpp>
 #include <tessera/runtime/collectives.hpp>
 #include <tessera/runtime/timer.hpp>
 
@@ -42,7 +43,7 @@ constexpr std::uint64_t kPhaseManagerTarget = 0xC0'11EC'7100'0000'01ull;
 
 PhaseManager::PhaseManager(Runtime& rt, LoadClock clock)
     : rt_(rt), clock_(clock), tsc_(clock == LoadClock::wall && invariant_tsc()) {
-  rt_.account_idle(clock_ == LoadClock::wall, clock_ == LoadClock::cpu);
+  tessera::detail::hooks(rt_).account_idle(clock_ == LoadClock::wall, clock_ == LoadClock::cpu);
   phase_start_ = now();
   phase_start_ticks_ = ticks();
   idle_start_ = idle_now();
@@ -61,18 +62,18 @@ double PhaseManager::idle_now() const {
 }
 
 PhaseManager& PhaseManager::of(Runtime& rt) {
-  if (void* found = rt.find_target(kPhaseManagerTarget)) return *static_cast<PhaseManager*>(found);
+  if (void* found = tessera::detail::hooks(rt).find_target(kPhaseManagerTarget)) return *static_cast<PhaseManager*>(found);
   return install(rt, LoadClock::wall);
 }
 
 PhaseManager& PhaseManager::install(Runtime& rt, LoadClock clock) {
-  if (rt.find_target(kPhaseManagerTarget) != nullptr)
+  if (tessera::detail::hooks(rt).find_target(kPhaseManagerTarget) != nullptr)
     fatal("the phase manager of this runtime exists already: choose the load clock before "
           "creating any collection");
   auto manager = std::make_shared<PhaseManager>(rt, clock);
-  rt.register_target(kPhaseManagerTarget, manager.get());
+  tessera::detail::hooks(rt).register_target(kPhaseManagerTarget, manager.get());
   PhaseManager& result = *manager;
-  rt.adopt(std::move(manager));
+  tessera::detail::hooks(rt).adopt(std::move(manager));
   return result;
 }
 

@@ -2,6 +2,7 @@
 #include "epoch_table.hpp"
 
 #include <tessera/runtime/objgroup.hpp>
+#include <tessera/runtime/hooks.hpp>
 #include <tessera/runtime/spanning_tree.hpp>
 #include <tessera/runtime/timer.hpp>
 
@@ -10,15 +11,15 @@ namespace tessera::detail {
 EpochTable::EpochTable(Termination& owner, Runtime& rt, const TerminationFlags& flags)
     : owner_(&owner),
       rt_(rt), flags_(flags), rooted_by_waves_(flags.rooted_detection == "wave"), last_activity_(wall_time()) {
-  rt_.register_target(kTerminationTarget, this);
-  rt_.set_observer(this);
-  poller_ = rt_.add_poller([this] { return poll(); });
+  tessera::detail::hooks(rt_).register_target(kTerminationTarget, this);
+  tessera::detail::hooks(rt_).set_observer(this);
+  poller_ = tessera::detail::hooks(rt_).add_poller([this] { return poll(); });
 }
 
 EpochTable::~EpochTable() {
-  rt_.remove_poller(poller_);
-  rt_.set_observer(nullptr);
-  rt_.unregister_target(kTerminationTarget);
+  tessera::detail::hooks(rt_).remove_poller(poller_);
+  tessera::detail::hooks(rt_).set_observer(nullptr);
+  tessera::detail::hooks(rt_).unregister_target(kTerminationTarget);
 }
 
 EpochRecord* EpochTable::find(EpochId epoch) { return epochs_.find(epoch); }

@@ -4,6 +4,7 @@
 // collective epochs by butterfly waves (butterfly_waves.cpp); rooted epochs by Dijkstra-Scholten
 // (ds_detector.cpp) or by tree waves rooted at the root (wave_detector.cpp).
 #include <tessera/termination/termination.hpp>
+#include <tessera/runtime/hooks.hpp>
 
 #include "ended_epochs.hpp"
 #include "epoch_records.hpp"
@@ -66,7 +67,7 @@ class EpochTable final : public MessageObserver {
 
   template <auto F, class... A>
   void send_system(int dest, A&&... args) {
-    rt_.send_to<F, invoke_member<F>>(dest, kTerminationTarget, Envelope::kSystem, std::forward<A>(args)...);
+    tessera::detail::hooks(rt_).send_to<F, invoke_member<F>>(dest, kTerminationTarget, Envelope::kSystem, std::forward<A>(args)...);
   }
 
   Termination* owner_;

@@ -1,4 +1,5 @@
 #include <tessera/termination/termination.hpp>
+#include <tessera/runtime/hooks.hpp>
 
 #include "epoch_table.hpp"
 
@@ -27,7 +28,7 @@ Termination::~Termination() = default;
 
 Termination& Termination::of(Runtime& rt) {
   // The table is registered as a runtime target; the Termination object owns it.
-  auto* table = static_cast<detail::EpochTable*>(rt.find_target(detail::kTerminationTarget));
+  auto* table = static_cast<detail::EpochTable*>(tessera::detail::hooks(rt).find_target(detail::kTerminationTarget));
   if (table == nullptr) fatal("this runtime has no termination layer: create a tessera::Termination");
   return *table->owner();
 }
@@ -44,9 +45,9 @@ std::uint64_t Termination::waves(EpochId epoch) const { return table_->waves(epo
 
 void Termination::run_in(EpochId epoch, const std::function<void()>& fn) {
   const EpochId outer = rt_.current_epoch();
-  rt_.set_current_epoch(epoch);
+  tessera::detail::hooks(rt_).set_current_epoch(epoch);
   fn();
-  rt_.set_current_epoch(outer);
+  tessera::detail::hooks(rt_).set_current_epoch(outer);
 }
 
 void Termination::wait(EpochId epoch) {

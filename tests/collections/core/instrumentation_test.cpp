@@ -103,6 +103,10 @@ TEST(Instrumentation, SubphasesSplitTheLoad) {
   if (rt().rank() == 0) workers.broadcast<&Worker::work>();
   rt().drain();
   phases.set_subphase(2);
+  // The subphase is each rank's own: every rank sets it before rank 0 sends the work charged to
+  // it (drain returns on each rank at its own time, and a rank still inside it would run the
+  // broadcast in subphase 0; seen once in a loaded CI run, on 4 ranks).
+  rt().collectives().barrier();
   if (rt().rank() == 0) workers.broadcast<&Worker::work>();
   if (rt().rank() == 0) workers.broadcast<&Worker::work>();
   const PhaseRecord record = phases.end_phase();

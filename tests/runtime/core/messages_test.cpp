@@ -1,5 +1,6 @@
 // Point-to-point active messages: exact counts and checksums, all-to-all.
 #include <tessera/runtime.hpp>
+#include <tessera/runtime/hooks.hpp>
 
 #include <gtest/gtest.h>
 
@@ -96,11 +97,11 @@ TEST(Messages, SentRecordsKeepTheirPlaceAmongBatchedMessages) {
         rt.send<&ordered>(dest, rt.rank(), i, view);
         continue;
       }
-      tessera::Buffer record = rt.record_buffer(sizeof(int) + sizeof i + sizeof(std::uint64_t) + n);
+      tessera::Buffer record = tessera::detail::hooks(rt).record_buffer(sizeof(int) + sizeof i + sizeof(std::uint64_t) + n);
       tessera::serial::encode(record, rt.rank());
       tessera::serial::encode(record, i);
       tessera::serial::encode(record, view);
-      rt.send_record<&ordered, tessera::detail::invoke_free<&ordered>>(dest, 0, 0, std::move(record));
+      tessera::detail::hooks(rt).send_record<&ordered, tessera::detail::invoke_free<&ordered>>(dest, 0, 0, std::move(record));
     }
   }
   rt.run_until([&] { return ordered_received == static_cast<std::uint64_t>(p) * k; });
@@ -116,25 +117,25 @@ struct Sequence {
 void sequence_layout(std::uint64_t) {}
 void sequence_invoker(tessera::Runtime& rt, const tessera::Envelope& envelope, std::span<const std::byte> payload) {
   tessera::serial::Reader reader(payload);
-  static_cast<Sequence*>(rt.find_target(envelope.target))->seen.push_back(tessera::serial::decode<std::uint64_t>(reader));
+  static_cast<Sequence*>(tessera::detail::hooks(rt).find_target(envelope.target))->seen.push_back(tessera::serial::decode<std::uint64_t>(reader));
 }
 
 TEST(Messages, HeldMessagesToALateTargetKeepTheirOrder) {
   auto& rt = tessera::this_runtime();
-  const std::uint64_t id = rt.next_collective_target_id();
+  const std::uint64_t id = tessera::detail::hooks(rt).next_collective_target_id();
   Sequence target;
   constexpr std::uint64_t k = 8;
-  for (std::uint64_t i = 0; i < k; ++i) rt.send_to<&sequence_layout, &sequence_invoker>(rt.rank(), id, 0, i);
+  for (std::uint64_t i = 0; i < k; ++i) tessera::detail::hooks(rt).send_to<&sequence_layout, &sequence_invoker>(rt.rank(), id, 0, i);
   rt.progress();  // delivered here and held: nothing is registered under id yet
   EXPECT_TRUE(target.seen.empty());
-  rt.register_target(id, &target);
+  tessera::detail::hooks(rt).register_target(id, &target);
   // These reach the target in the next turn's local batch, before the held ones are released.
-  for (std::uint64_t i = k; i < 2 * k; ++i) rt.send_to<&sequence_layout, &sequence_invoker>(rt.rank(), id, 0, i);
+  for (std::uint64_t i = k; i < 2 * k; ++i) tessera::detail::hooks(rt).send_to<&sequence_layout, &sequence_invoker>(rt.rank(), id, 0, i);
   rt.run_until([&] { return target.seen.size() == 2 * k; });
   std::vector<std::uint64_t> expected(2 * k);
   std::iota(expected.begin(), expected.end(), std::uint64_t{0});
   EXPECT_EQ(target.seen, expected);
-  rt.unregister_target(id);
+  tessera::detail::hooks(rt).unregister_target(id);
   rt.collectives().barrier();
 }
 

@@ -9,6 +9,7 @@
 /// is one spanning-tree broadcast, and each rank keeps its arguments until the end of the phase
 /// for elements that arrive having missed it (broadcast_log.hpp).
 #include <tessera/collections/broadcast_log.hpp>
+#include <tessera/runtime/hooks.hpp>
 #include <tessera/collections/checkpoint/checkpoint.hpp>
 #include <tessera/collections/element.hpp>
 #include <tessera/collections/location.hpp>
@@ -72,7 +73,7 @@ class Collection final : public CollectionBase {
       adopt(e, std::move(element), 0);
     }
     phases_.attach(this);
-    rt_.register_target(id_, this);
+    tessera::detail::hooks(rt_).register_target(id_, this);
   }
 
   /// The element at `e` if it is on this rank, else nullptr.
@@ -92,14 +93,14 @@ class Collection final : public CollectionBase {
   void send(std::uint64_t e, A&&... args) {
     const int dest = elements_.contains(e) ? rt_.rank() : locations_.route(e);
     const detail::ElementHeader header{e, phases_.current(), rt_.rank(), 0};
-    rt_.send_to<&detail::ElementWire<H>::layout, &Collection::deliver<H>>(dest, id_, 0, header,
+    tessera::detail::hooks(rt_).send_to<&detail::ElementWire<H>::layout, &Collection::deliver<H>>(dest, id_, 0, header,
                                                                            std::forward<A>(args)...);
   }
 
   template <auto H, class... A>
   void broadcast(A&&... args) {
     if (destroyed_) fatal("broadcast to collection {}, which was destroyed", id_);
-    rt_.broadcast_to<&detail::BroadcastWire<H>::layout, &Collection::deliver_broadcast<H>>(
+    tessera::detail::hooks(rt_).broadcast_to<&detail::BroadcastWire<H>::layout, &Collection::deliver_broadcast<H>>(
         id_, 0, phases_.current(), broadcasts_.next_sequence(), std::forward<A>(args)...);
   }
 
@@ -212,12 +213,12 @@ class Collection final : public CollectionBase {
           adopt(e, std::move(element), migrations);
         });
     phases_.attach(this);
-    rt_.register_target(id_, this);
+    tessera::detail::hooks(rt_).register_target(id_, this);
     for (std::uint64_t e : local_elements()) {
       T& element = *elements_.at(e).element;
       const int home = home_of(e);
       if (home != rt_.rank())
-        rt_.send_to<&detail::LocationWire::layout, &Collection::on_location>(home, id_, Envelope::kSystem, e,
+        tessera::detail::hooks(rt_).send_to<&detail::LocationWire::layout, &Collection::on_location>(home, id_, Envelope::kSystem, e,
                                                                              rt_.rank(), element.migrations_);
       if constexpr (requires(T& t) { t.on_arrived(); }) element.on_arrived();
     }
@@ -232,19 +233,19 @@ class Collection final : public CollectionBase {
     const std::span<const std::byte> marks = leaving.marks.bytes();
     const std::size_t state_bytes = detail::encoded_size(element);
     if (state_bytes < rt_.flags().coalesce_bytes) {
-      rt_.send_to<&detail::ArriveWire<T>::layout, &Collection::arrive>(dest, id_, 0, e, version, marks, element);
+      tessera::detail::hooks(rt_).send_to<&detail::ArriveWire<T>::layout, &Collection::arrive>(dest, id_, 0, e, version, marks, element);
       return;
     }
-    Buffer record = rt_.record_buffer(sizeof e + sizeof version + sizeof(std::uint64_t) + marks.size() + state_bytes);
+    Buffer record = tessera::detail::hooks(rt_).record_buffer(sizeof e + sizeof version + sizeof(std::uint64_t) + marks.size() + state_bytes);
     serial::encode(record, e);
     serial::encode(record, version);
     serial::encode(record, marks);
     serial::encode(record, element);
-    rt_.send_record<&detail::ArriveWire<T>::layout, &Collection::arrive>(dest, id_, 0, std::move(record));
+    tessera::detail::hooks(rt_).send_record<&detail::ArriveWire<T>::layout, &Collection::arrive>(dest, id_, 0, std::move(record));
   }
 
   static Collection& self(Runtime& rt, const Envelope& envelope) {
-    auto* collection = static_cast<Collection*>(rt.find_target(envelope.target));
+    auto* collection = static_cast<Collection*>(tessera::detail::hooks(rt).find_target(envelope.target));
     if (collection->destroyed_)
       fatal("a message reached collection {} after it was destroyed", collection->id_);
     return *collection;
@@ -264,7 +265,7 @@ class Collection final : public CollectionBase {
     }
     T& element = *it->second.element;
     if (header.hops > 0 && header.sender != rt.rank())
-      rt.send_to<&detail::LocationWire::layout, &Collection::on_location>(
+      tessera::detail::hooks(rt).send_to<&detail::LocationWire::layout, &Collection::on_location>(
           header.sender, c.id_, Envelope::kSystem, header.element, rt.rank(), element.migrations_);
     const ElementKey key{c.id_, header.element};
     // A message from outside any element comes from its sending rank: {0, rank}.
@@ -281,7 +282,7 @@ class Collection final : public CollectionBase {
     const int dest = locations_.route(header.element);
     std::apply(
         [&](auto&&... a) {
-          rt_.send_to<&detail::ElementWire<H>::layout, &Collection::deliver<H>>(dest, id_, 0, header, a...);
+          tessera::detail::hooks(rt_).send_to<&detail::ElementWire<H>::layout, &Collection::deliver<H>>(dest, id_, 0, header, a...);
         },
         std::forward<Tuple>(arguments));
   }
@@ -322,7 +323,7 @@ class Collection final : public CollectionBase {
     Local& local = c.adopt(e, std::move(element), version, std::move(marks));
     const int home = c.home_of(e);
     if (home != rt.rank())
-      rt.send_to<&detail::LocationWire::layout, &Collection::on_location>(home, c.id_, Envelope::kSystem, e,
+      tessera::detail::hooks(rt).send_to<&detail::LocationWire::layout, &Collection::on_location>(home, c.id_, Envelope::kSystem, e,
                                                                            rt.rank(), version);
     T& arrived = *local.element;
     if constexpr (requires(T& t) { t.on_arrived(); }) arrived.on_arrived();

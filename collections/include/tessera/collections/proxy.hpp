@@ -16,6 +16,7 @@
 /// element that migrates while the broadcast is in flight (broadcast_log.hpp), and the broadcasts
 /// sent from one rank reach each element in the order they were sent.
 #include <tessera/collections/collection.hpp>
+#include <tessera/runtime/hooks.hpp>
 #include <tessera/runtime/collectives.hpp>
 
 #include <optional>
@@ -56,7 +57,7 @@ class ElementProxy {
   void load(Archive& archive) {
     std::uint64_t id = 0;
     archive(id, idx_.at);
-    collection_ = id == 0 ? nullptr : static_cast<Collection<T>*>(this_runtime().find_target(id));
+    collection_ = id == 0 ? nullptr : static_cast<Collection<T>*>(tessera::detail::hooks(this_runtime()).find_target(id));
   }
 
  private:
@@ -132,7 +133,7 @@ class CollectionProxy {
   void load(Archive& archive) {
     std::uint64_t id = 0;
     archive(id);
-    collection_ = id == 0 ? nullptr : static_cast<Collection<T>*>(this_runtime().find_target(id));
+    collection_ = id == 0 ? nullptr : static_cast<Collection<T>*>(tessera::detail::hooks(this_runtime()).find_target(id));
   }
 
  private:
@@ -164,10 +165,10 @@ void Element<T, N>::migrate(int dest) {
 template <class T, class... A>
 CollectionProxy<T> make_mapped_collection(Runtime& rt, const Index<T::dimensions>& bounds,
                                           Mapper<T::dimensions> mapper, A&&... args) {
-  auto collection = std::make_shared<Collection<T>>(rt, rt.next_collective_target_id(), bounds, std::move(mapper));
+  auto collection = std::make_shared<Collection<T>>(rt, tessera::detail::hooks(rt).next_collective_target_id(), bounds, std::move(mapper));
   collection->construct_home_elements(std::forward<A>(args)...);
   CollectionProxy<T> proxy(collection.get());
-  rt.adopt(std::move(collection));
+  tessera::detail::hooks(rt).adopt(std::move(collection));
   return proxy;
 }
 

@@ -10,6 +10,7 @@
 /// The proxy travels in messages as its id and resolves to the local instance at the target.
 /// A message that reaches a rank before that rank created its instance is held until it does.
 #include <tessera/runtime/runtime.hpp>
+#include <tessera/runtime/hooks.hpp>
 
 namespace tessera {
 
@@ -18,7 +19,7 @@ template <auto F>
 void invoke_member(Runtime& rt, const Envelope& envelope, std::span<const std::byte> payload) {
   using traits = handler_traits<decltype(F)>;
   using object = typename traits::object;
-  auto* self = static_cast<object*>(rt.find_target(envelope.target));
+  auto* self = static_cast<object*>(tessera::detail::hooks(rt).find_target(envelope.target));
   std::apply([self](auto&&... a) { (self->*F)(std::forward<decltype(a)>(a)...); },
              Decoder<typename traits::params>::decode(payload));
 }
@@ -32,20 +33,20 @@ class ObjGroup {
 
   std::uint64_t id() const { return id_; }
   /// This rank's instance.
-  T* local() const { return static_cast<T*>(rt_->find_target(id_)); }
+  T* local() const { return static_cast<T*>(tessera::detail::hooks(*rt_).find_target(id_)); }
 
   /// Runs member handler F(args...) on rank `dest`'s instance.
   template <auto F, class... A>
   void send(int dest, A&&... args) const {
     check<F>();
-    rt_->send_to<F, detail::invoke_member<F>>(dest, id_, 0, std::forward<A>(args)...);
+    tessera::detail::hooks(*rt_).send_to<F, detail::invoke_member<F>>(dest, id_, 0, std::forward<A>(args)...);
   }
 
   /// Runs member handler F(args...) on every rank's instance, this one included.
   template <auto F, class... A>
   void broadcast(A&&... args) const {
     check<F>();
-    rt_->broadcast_to<F, detail::invoke_member<F>>(id_, 0, std::forward<A>(args)...);
+    tessera::detail::hooks(*rt_).broadcast_to<F, detail::invoke_member<F>>(id_, 0, std::forward<A>(args)...);
   }
 
   template <class Archive>
@@ -70,9 +71,9 @@ class ObjGroup {
 template <class T, class... A>
 ObjGroup<T> make_objgroup(Runtime& rt, A&&... args) {
   auto instance = std::make_shared<T>(std::forward<A>(args)...);
-  const std::uint64_t id = rt.next_collective_target_id();
-  rt.register_target(id, instance.get());
-  rt.adopt(std::move(instance));
+  const std::uint64_t id = tessera::detail::hooks(rt).next_collective_target_id();
+  tessera::detail::hooks(rt).register_target(id, instance.get());
+  tessera::detail::hooks(rt).adopt(std::move(instance));
   return ObjGroup<T>(rt, id);
 }
 

@@ -49,6 +49,10 @@ class logger;
 
 namespace tessera {
 
+namespace detail {
+class RuntimeHooks;
+}  // namespace detail
+
 class Collectives;
 
 /// Watches every counted message (not kSystem ones); the termination layer installs one.
@@ -114,56 +118,12 @@ class Runtime {
     broadcast_to<F, detail::invoke_free<F>>(0, 0, std::forward<A>(args)...);
   }
 
-  /// Low-level send used by the layers above: handler F delivered by invoker I, to object
-  /// `target` (0: none), with extra envelope `flags` (e.g. Envelope::kSystem).
-  template <auto F, detail::Invoker I, class... A>
-  void send_to(int dest, std::uint64_t target, std::uint16_t flags, A&&... args) {
-    if (dest < 0 || dest >= size_) bad_rank(dest);
-    pack<F, I>(dest, target, flags, rank_, std::forward<A>(args)...);
-  }
-
-  /// Low-level broadcast: down the spanning tree rooted at this rank, then here.
-  template <auto F, detail::Invoker I, class... A>
-  void broadcast_to(std::uint64_t target, std::uint16_t flags, A&&... args) {
-    pack<F, I>(rank_, target, flags | Envelope::kBroadcast, rank_, std::forward<A>(args)...);
-  }
-
   /// Bytes at the front of a record buffer that send_record fills in: the record's 64-bit length
   /// and its envelope.
   static constexpr std::size_t kRecordHeaderBytes = sizeof(std::uint64_t) + sizeof(Envelope);
 
-  /// An empty record for send_record: its size is kRecordHeaderBytes (room the runtime fills in)
-  /// and it has room for `payload_bytes` more without growing. Large buffers come from the
-  /// transport's pool, so the pages are usually mapped already.
-  Buffer record_buffer(std::size_t payload_bytes) {
-    Buffer record = transport_->acquire(kRecordHeaderBytes + payload_bytes);
-    record.resize(kRecordHeaderBytes);
-    return record;
-  }
-
-  /// Low-level send of one record whose payload the caller has encoded (serial::encode of F's
-  /// parameters, in order) after the first kRecordHeaderBytes of `record` (see record_buffer).
-  /// The record leaves as its own transport message, after everything already queued for
-  /// `dest`, and is never copied: for payloads much larger than --tessera_coalesce_bytes, where
-  /// copying into a batch costs more than the message. A rank outside [0, size) is fatal.
-  template <auto F, detail::Invoker I>
-  void send_record(int dest, std::uint64_t target, std::uint16_t flags, Buffer&& record) {
-    if (dest < 0 || dest >= size_) bad_rank(dest);
-    send_whole(dest, make_envelope<F, I>(target, flags, rank_), std::move(record));
-  }
-
   /// Sends every partly filled outgoing batch now (each scheduler turn does this too).
   void flush();
-
-  /// Adds a function the progress loop calls every turn (layers above use it for timed work,
-  /// such as starting a termination wave after a back-off). It returns true when it did work.
-  /// Keep it cheap: it runs on every turn. Returns a handle for remove_poller.
-  std::size_t add_poller(std::function<bool()> poller) {
-    pollers_.push_back(std::move(poller));
-    return pollers_.size() - 1;
-  }
-  /// Stops calling the poller (its owner is going away).
-  void remove_poller(std::size_t handle) { pollers_[handle] = nullptr; }
 
   /// Queues `work` to run on this rank from the progress loop, after work already queued.
   void post_local(std::function<void()> work) { local_work_.push_back(std::move(work)); }
@@ -201,13 +161,6 @@ class Runtime {
   /// work runs; the clocks are read only then, never on every empty turn.
   double idle_seconds() const { return idle_wall_; }
   double idle_cpu_seconds() const { return idle_cpu_; }
-  /// Turns on idle accounting on the wall clock and/or the thread CPU clock (off by default: each
-  /// clock costs two reads per wait, and a wait ends on the path of every message's latency).
-  /// Calls accumulate; the instrumentation turns on the clock it measures loads with.
-  void account_idle(bool wall_clock, bool cpu_clock) {
-    idle_wall_clock_ = idle_wall_clock_ || wall_clock;
-    idle_cpu_clock_ = idle_cpu_clock_ || cpu_clock;
-  }
 
   /// Runs until no message is queued or in flight anywhere and all local work is done
   /// (collective: every rank must call it). Used by finalize.
@@ -215,6 +168,60 @@ class Runtime {
 
   /// The epoch stamped on messages sent now; the termination layer sets it.
   EpochId current_epoch() const { return current_epoch_; }
+
+  /// Counted (non-system) messages this rank has sent and handled since start.
+  std::uint64_t messages_sent() const { return counted_sent_; }
+  std::uint64_t messages_handled() const { return counted_handled_; }
+
+ private:
+  // The layers' hooks (hooks.hpp): reached only through detail::RuntimeHooks.
+  friend class detail::RuntimeHooks;
+  friend class Collectives;
+
+  /// Low-level send used by the layers above: handler F delivered by invoker I, to object
+  /// `target` (0: none), with extra envelope `flags` (e.g. Envelope::kSystem).
+  template <auto F, detail::Invoker I, class... A>
+  void send_to(int dest, std::uint64_t target, std::uint16_t flags, A&&... args) {
+    if (dest < 0 || dest >= size_) bad_rank(dest);
+    pack<F, I>(dest, target, flags, rank_, std::forward<A>(args)...);
+  }
+
+  /// Low-level broadcast: down the spanning tree rooted at this rank, then here.
+  template <auto F, detail::Invoker I, class... A>
+  void broadcast_to(std::uint64_t target, std::uint16_t flags, A&&... args) {
+    pack<F, I>(rank_, target, flags | Envelope::kBroadcast, rank_, std::forward<A>(args)...);
+  }
+
+  /// An empty record for send_record: its size is kRecordHeaderBytes (room the runtime fills in)
+  /// and it has room for `payload_bytes` more without growing. Large buffers come from the
+  /// transport's pool, so the pages are usually mapped already.
+  Buffer record_buffer(std::size_t payload_bytes) {
+    Buffer record = transport_->acquire(kRecordHeaderBytes + payload_bytes);
+    record.resize(kRecordHeaderBytes);
+    return record;
+  }
+
+  /// Low-level send of one record whose payload the caller has encoded (serial::encode of F's
+  /// parameters, in order) after the first kRecordHeaderBytes of `record` (see record_buffer).
+  /// The record leaves as its own transport message, after everything already queued for
+  /// `dest`, and is never copied: for payloads much larger than --tessera_coalesce_bytes, where
+  /// copying into a batch costs more than the message. A rank outside [0, size) is fatal.
+  template <auto F, detail::Invoker I>
+  void send_record(int dest, std::uint64_t target, std::uint16_t flags, Buffer&& record) {
+    if (dest < 0 || dest >= size_) bad_rank(dest);
+    send_whole(dest, make_envelope<F, I>(target, flags, rank_), std::move(record));
+  }
+
+  /// Adds a function the progress loop calls every turn (layers above use it for timed work,
+  /// such as starting a termination wave after a back-off). It returns true when it did work.
+  /// Keep it cheap: it runs on every turn. Returns a handle for remove_poller.
+  std::size_t add_poller(std::function<bool()> poller) {
+    pollers_.push_back(std::move(poller));
+    return pollers_.size() - 1;
+  }
+  /// Stops calling the poller (its owner is going away).
+  void remove_poller(std::size_t handle) { pollers_[handle] = nullptr; }
+
   void set_current_epoch(EpochId epoch) { current_epoch_ = epoch; }
 
   /// Installs the observer of counted messages (nullptr removes it).
@@ -235,12 +242,14 @@ class Runtime {
   /// A new id for a collectively created target: the same on every rank when every rank creates
   /// its targets in the same order.
   std::uint64_t next_collective_target_id() { return ++collective_targets_; }
+  /// Turns on idle accounting on the wall clock and/or the thread CPU clock (off by default: each
+  /// clock costs two reads per wait, and a wait ends on the path of every message's latency).
+  /// Calls accumulate; the instrumentation turns on the clock it measures loads with.
+  void account_idle(bool wall_clock, bool cpu_clock) {
+    idle_wall_clock_ = idle_wall_clock_ || wall_clock;
+    idle_cpu_clock_ = idle_cpu_clock_ || cpu_clock;
+  }
 
-  /// Counted (non-system) messages this rank has sent and handled since start.
-  std::uint64_t messages_sent() const { return counted_sent_; }
-  std::uint64_t messages_handled() const { return counted_handled_; }
-
- private:
   // A batch is a sequence of records: a 64-bit length, then the envelope and the arguments.
   template <auto F, detail::Invoker I, class... A>
   void pack(int dest, std::uint64_t target, std::uint16_t flags, int root, A&&... args) {

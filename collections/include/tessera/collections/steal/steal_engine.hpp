@@ -28,6 +28,7 @@
 #include "tessera/collections/steal/worker_team.hpp"
 
 #include <tessera/runtime/collectives.hpp>
+#include <tessera/runtime/hooks.hpp>
 #include <tessera/runtime/idle_policy.hpp>
 #include <tessera/runtime/objgroup.hpp>
 #include <tessera/runtime/timer.hpp>
@@ -237,15 +238,15 @@ class StealEngine {
 
   template <auto F, class... A>
   void send_system(int dest, A&&... args) {
-    rt_.send_to<F, tessera::detail::invoke_member<F>>(dest, self_.id(), Envelope::kSystem, std::forward<A>(args)...);
+    tessera::detail::hooks(rt_).send_to<F, tessera::detail::invoke_member<F>>(dest, self_.id(), Envelope::kSystem, std::forward<A>(args)...);
   }
 
   template <auto F, class... A>
   void send_counted(int dest, A&&... args) {
     const EpochId outer = rt_.current_epoch();
-    rt_.set_current_epoch(epoch_);
+    tessera::detail::hooks(rt_).set_current_epoch(epoch_);
     self_.template send<F>(dest, std::forward<A>(args)...);
-    rt_.set_current_epoch(outer);
+    tessera::detail::hooks(rt_).set_current_epoch(outer);
   }
 
   // The older half of the shared part to `thief`, or else the older half of a worker thread's
