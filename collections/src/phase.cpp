@@ -36,9 +36,6 @@ double tsc_ticks() {
 #endif
 }
 
-// Reserved runtime target id under which a runtime's PhaseManager is registered. Collective ids
-// count up from 1, so they never reach this value.
-constexpr std::uint64_t kPhaseManagerTarget = 0xC0'11EC'7100'0000'01ull;
 }  // namespace
 
 PhaseManager::PhaseManager(Runtime& rt, LoadClock clock)
@@ -62,17 +59,18 @@ double PhaseManager::idle_now() const {
 }
 
 PhaseManager& PhaseManager::of(Runtime& rt) {
-  if (void* found = tessera::detail::hooks(rt).find_target(kPhaseManagerTarget)) return *static_cast<PhaseManager*>(found);
-  return install(rt, LoadClock::wall);
+  if (PhaseManager* found = tessera::detail::hooks(rt).service<PhaseManager>()) return *found;
+  fatal("this runtime has no phase manager: create collections through a tessera::Context (or, on a bare "
+        "Runtime, call PhaseManager::install first)");
 }
 
 PhaseManager& PhaseManager::install(Runtime& rt, LoadClock clock) {
-  if (tessera::detail::hooks(rt).find_target(kPhaseManagerTarget) != nullptr)
-    fatal("the phase manager of this runtime exists already: choose the load clock before "
-          "creating any collection");
+  if (tessera::detail::hooks(rt).service<PhaseManager>() != nullptr)
+    fatal("the phase manager of this runtime exists already: install it once, before creating any collection");
   auto manager = std::make_shared<PhaseManager>(rt, clock);
-  tessera::detail::hooks(rt).register_target(kPhaseManagerTarget, manager.get());
+  tessera::detail::hooks(rt).set_service(manager.get());
   PhaseManager& result = *manager;
+  // The runtime owns it: collections, which the runtime also keeps alive, refer to it until the end.
   tessera::detail::hooks(rt).adopt(std::move(manager));
   return result;
 }

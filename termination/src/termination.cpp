@@ -22,15 +22,18 @@ void TerminationFlags::validate() const {
 }
 
 Termination::Termination(Runtime& rt, const TerminationFlags& flags)
-    : rt_(rt), table_(std::make_unique<detail::EpochTable>(*this, rt, flags)) {}
+    : rt_(rt), table_(std::make_unique<detail::EpochTable>(*this, rt, flags)) {
+  if (tessera::detail::hooks(rt).service<Termination>() != nullptr)
+    fatal("this runtime has a termination layer already: create one tessera::Termination per runtime");
+  tessera::detail::hooks(rt).set_service(this);
+}
 
-Termination::~Termination() = default;
+Termination::~Termination() { tessera::detail::hooks(rt_).set_service<Termination>(nullptr); }
 
 Termination& Termination::of(Runtime& rt) {
-  // The table is registered as a runtime target; the Termination object owns it.
-  auto* table = static_cast<detail::EpochTable*>(tessera::detail::hooks(rt).find_target(detail::kTerminationTarget));
-  if (table == nullptr) fatal("this runtime has no termination layer: create a tessera::Termination");
-  return *table->owner();
+  Termination* termination = tessera::detail::hooks(rt).service<Termination>();
+  if (termination == nullptr) fatal("this runtime has no termination layer: create a tessera::Termination");
+  return *termination;
 }
 
 EpochId Termination::open_collective() { return table_->open(true); }

@@ -11,6 +11,7 @@ struct Cell : tessera::collections::Element<Cell, 2> {
 
 int main(int argc, char** argv) {
   tessera::Runtime rt(argc, argv);
+  tessera::collections::PhaseManager::install(rt, tessera::collections::LoadClock::wall);
   auto cells = tessera::collections::make_collection<Cell>(rt, {4, 4});
   if (rt.rank() == 0) cells[{3, 9}].send<&Cell::poke>();
   rt.drain();

@@ -15,8 +15,9 @@
 /// An element that migrates during a phase appears in the records of every rank it ran on, each
 /// with the time it spent there (as in vt's LB data).
 ///
-/// The manager is a per-runtime service found through the runtime (`PhaseManager::of(rt)`), so
-/// several runtimes in one process never share one.
+/// The manager is a per-runtime service: tessera::Context installs it (or a program on a bare
+/// Runtime calls `install`), and collections find it with `PhaseManager::of(rt)`, so several
+/// runtimes in one process never share one. Nothing creates it on first use.
 #include <tessera/runtime/runtime.hpp>
 
 #include <compare>
@@ -110,10 +111,9 @@ class PhaseManager {
  public:
   PhaseManager(Runtime& rt, LoadClock clock);
 
-  /// This runtime's manager, created with the wall clock on first use.
+  /// This runtime's manager. Fatal if none was installed.
   static PhaseManager& of(Runtime& rt);
-  /// Creates this runtime's manager with `clock`. Fatal if one exists already (collections
-  /// were created before the clock was chosen).
+  /// Creates this runtime's manager with `clock`, owned by the runtime. Fatal if one exists.
   static PhaseManager& install(Runtime& rt, LoadClock clock);
 
   Runtime& runtime() { return rt_; }

@@ -19,6 +19,10 @@
 
 namespace tessera::detail {
 
+// One address per service type: the key of Runtime's service table.
+template <class S>
+inline constexpr char service_key = 0;
+
 class RuntimeHooks {
  public:
   explicit RuntimeHooks(Runtime& rt) : rt_(rt) {}
@@ -61,6 +65,20 @@ class RuntimeHooks {
   void adopt(std::shared_ptr<void> object) { rt_.adopt(std::move(object)); }
   /// The same id on every rank for targets every rank creates in the same order.
   std::uint64_t next_collective_target_id() { return rt_.next_collective_target_id(); }
+
+  /// This runtime's service of type S (the termination layer, the phase manager), or nullptr: one
+  /// per type and per runtime, so two runtimes in one process never share one. Whoever creates a
+  /// service registers it and owns it; it unregisters (nullptr) before it goes.
+  template <class S>
+  S* service() const {
+    auto it = rt_.services_.find(&service_key<S>);
+    return it == rt_.services_.end() ? nullptr : static_cast<S*>(it->second);
+  }
+  template <class S>
+  void set_service(S* service) {
+    if (service != nullptr) rt_.services_[&service_key<S>] = service;
+    else rt_.services_.erase(&service_key<S>);
+  }
 
  private:
   Runtime& rt_;

@@ -242,6 +242,9 @@ class Runtime {
   /// A new id for a collectively created target: the same on every rank when every rank creates
   /// its targets in the same order.
   std::uint64_t next_collective_target_id() { return ++collective_targets_; }
+
+  // The layers' per-runtime services, one per type (hooks.hpp: service<S>()).
+  std::unordered_map<const void*, void*> services_;
   /// Turns on idle accounting on the wall clock and/or the thread CPU clock (off by default: each
   /// clock costs two reads per wait, and a wait ends on the path of every message's latency).
   /// Calls accumulate; the instrumentation turns on the clock it measures loads with.
