@@ -53,13 +53,12 @@ Manifest write_checkpoint(Runtime& rt, PhaseManager& phases, const std::filesyst
   error = agree_on_error(rt, error);
   if (!error.empty()) throw Error(error);
 
-  // Every rank's size and checksum, for the manifest (each rank fills its own slot).
-  std::vector<std::uint64_t> sizes(static_cast<std::size_t>(ranks), 0);
-  std::vector<std::uint64_t> checksums(static_cast<std::size_t>(ranks), 0);
-  sizes[static_cast<std::size_t>(rank)] = mine.bytes;
-  checksums[static_cast<std::size_t>(rank)] = mine.checksum;
-  sizes = rt.collectives().allreduce(std::move(sizes), op::sum{});
-  checksums = rt.collectives().allreduce(std::move(checksums), op::sum{});
+  // Every rank's size and checksum, for the manifest, in one reduction: rank r fills slots 2r
+  // (size) and 2r + 1 (checksum), every other slot is 0.
+  std::vector<std::uint64_t> summaries(2 * static_cast<std::size_t>(ranks), 0);
+  summaries[2 * static_cast<std::size_t>(rank)] = mine.bytes;
+  summaries[2 * static_cast<std::size_t>(rank) + 1] = mine.checksum;
+  summaries = rt.collectives().allreduce(std::move(summaries), op::sum{});
 
   Manifest manifest;
   manifest.program = program;
@@ -69,8 +68,8 @@ Manifest write_checkpoint(Runtime& rt, PhaseManager& phases, const std::filesyst
     manifest.collections.push_back(CollectionEntry{collection->ordinal(), id, collection->type_tag(), collection->shape()});
   for (int r = 0; r < ranks; ++r) {
     FileEntry file{rank_file_name(r), {}};
-    file.summary.bytes = sizes[static_cast<std::size_t>(r)];
-    file.summary.checksum = static_cast<Checksum>(checksums[static_cast<std::size_t>(r)]);
+    file.summary.bytes = summaries[2 * static_cast<std::size_t>(r)];
+    file.summary.checksum = static_cast<Checksum>(summaries[2 * static_cast<std::size_t>(r) + 1]);
     manifest.files.push_back(std::move(file));
   }
   if (rank == 0) {
