@@ -31,6 +31,18 @@ class RunningScope {
   Runtime* previous_;
 };
 
+// How every rank leaves on an error all of them found alike: one message (from `print`'s rank),
+// flushed output, exit code 2. MPI is finalized only when nothing can still be in flight (start-up).
+[[noreturn]] void exit_after_error(bool print, const std::string& message, bool finalize) {
+  if (print) {
+    std::fprintf(stderr, "tessera: %s\n", message.c_str());
+    std::fflush(stderr);
+  }
+  std::fflush(stdout);
+  if (finalize) MPI_Finalize();
+  std::exit(2);
+}
+
 }  // namespace
 
 namespace detail {
@@ -74,10 +86,10 @@ bool ranks_share_cores(MPI_Comm comm) {
 void Runtime::fail_start_up(const Error& error, bool exit_on_error) {
   MPI_Comm_free(&comm_);
   if (!exit_on_error) throw;  // called from a catch block: rethrows the exception as it was
-  if (rank_ == 0) std::fprintf(stderr, "tessera: %s\n", error.what());
-  if (owns_mpi_) MPI_Finalize();
-  std::exit(2);
+  exit_after_error(rank_ == 0, error.what(), owns_mpi_);
 }
+
+void Runtime::stop(const std::string& message) const { exit_after_error(rank_ == 0, message, false); }
 
 Runtime::Runtime(int& argc, char**& argv, RuntimeOptions options) {
   int initialized = 0;
@@ -173,10 +185,8 @@ void Runtime::start_trace(bool exit_on_error) {
     MPI_Comm_free(&comm_);
     throw Error(failure.empty() ? "--tessera_trace: another rank could not open its trace file" : failure);
   }
-  if (rank_ == first_failing) std::fprintf(stderr, "tessera: %s\n", failure.c_str());
   MPI_Comm_free(&comm_);
-  if (owns_mpi_) MPI_Finalize();
-  std::exit(2);
+  exit_after_error(rank_ == first_failing, failure, owns_mpi_);
 }
 
 void Runtime::finish_trace() {

@@ -12,13 +12,13 @@ using collections::steal::CacheAligned;
 using collections::steal::Spawner;
 using collections::steal::TaskCollection;
 
-DistributedSearchResult search_distributed(Runtime& rt, Termination& term, std::int32_t n, std::int32_t cutoff,
+DistributedSearchResult search_distributed(Runtime& rt, std::int32_t n, std::int32_t cutoff,
                                            const collections::steal::StealOptions& options) {
   const Board board(n);
   check_cutoff(n, cutoff);
   // One count per worker thread: the task function runs on all of them at once.
   std::vector<CacheAligned<std::uint64_t>> solutions(static_cast<std::size_t>(options.workers));
-  TaskCollection<Placement> search(rt, term, options, [&](const Placement& task, Spawner<Placement>& spawner) {
+  TaskCollection<Placement> search(rt, options, [&](const Placement& task, Spawner<Placement>& spawner) {
     if (task.row < cutoff) {
       for (const Placement& child : board.extend(task)) spawner.spawn(child);
       return;

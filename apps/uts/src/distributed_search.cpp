@@ -12,7 +12,7 @@ using collections::steal::CacheAligned;
 using collections::steal::Spawner;
 using collections::steal::TaskCollection;
 
-DistributedSearchResult search_distributed(Runtime& rt, Termination& term, const TreeParams& params,
+DistributedSearchResult search_distributed(Runtime& rt, const TreeParams& params,
                                            const collections::steal::StealOptions& options,
                                            Sha1Backend backend) {
   // One generator (it owns a hasher) and one tally per worker thread: nothing shared per node.
@@ -21,7 +21,7 @@ DistributedSearchResult search_distributed(Runtime& rt, Termination& term, const
   generators.reserve(workers);
   for (std::size_t w = 0; w < workers; ++w) generators.emplace_back(params, backend);
   std::vector<CacheAligned<TreeCounts>> tallies(workers);
-  TaskCollection<Node> tree(rt, term, options, [&](const Node& node, Spawner<Node>& spawner) {
+  TaskCollection<Node> tree(rt, options, [&](const Node& node, Spawner<Node>& spawner) {
     TreeGenerator& generator = generators[spawner.worker()];
     TreeCounts& tally = tallies[spawner.worker()].value;
     ++tally.nodes;

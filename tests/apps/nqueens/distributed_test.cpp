@@ -27,7 +27,7 @@ void expect_a000170(std::int32_t workers) {
       options.policy = policy;
       options.n = 4;
       options.workers = workers;
-      const DistributedSearchResult result = search_distributed(rt, Termination::of(rt), n, cutoff, options);
+      const DistributedSearchResult result = search_distributed(rt, n, cutoff, options);
       EXPECT_EQ(result.solutions, kA000170[n - 1]);
       // One task per valid placement of rows 0..cutoff, the empty board included.
       std::uint64_t tasks = 0;

@@ -49,7 +49,7 @@ void expect_sequential_counts(std::int32_t workers) {
       options.policy = policy;
       options.n = 8;
       options.workers = workers;
-      const DistributedSearchResult result = search_distributed(rt, Termination::of(rt), params, options);
+      const DistributedSearchResult result = search_distributed(rt, params, options);
       EXPECT_EQ(result.counts, expected);
       EXPECT_EQ(result.stats.total().tasks_executed, expected.nodes);
       if (policy == Policy::success_only) {
@@ -73,8 +73,8 @@ TEST(DistributedUts, LoneRootAndStar) {
   lone.root_branching = 0;
   StealOptions options;
   options.policy = Policy::lifeline;
-  EXPECT_EQ(search_distributed(rt, Termination::of(rt), star, options).counts, (TreeCounts{8, 7, 1}));
-  EXPECT_EQ(search_distributed(rt, Termination::of(rt), lone, options).counts, (TreeCounts{1, 1, 0}));
+  EXPECT_EQ(search_distributed(rt, star, options).counts, (TreeCounts{8, 7, 1}));
+  EXPECT_EQ(search_distributed(rt, lone, options).counts, (TreeCounts{1, 1, 0}));
 }
 
 }  // namespace

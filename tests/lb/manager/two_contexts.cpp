@@ -2,7 +2,9 @@
 // context A on MPI_COMM_WORLD balancing with RotateLB every phase, context B on a communicator
 // whose ranks are numbered in reverse, not balancing. Each runs its own collection through
 // phases, alternating; handlers receive their collection's proxy as a message argument and must
-// resolve it in their own runtime; every count at the end is exact.
+// resolve it in their own runtime; every count at the end is exact. Each then runs a task
+// collection from its own steal flags (A random, B the default lifeline) and its steal service
+// counts its own tasks only.
 #include <tessera/tessera.hpp>
 
 #include <fmt/format.h>
@@ -29,6 +31,22 @@ struct Cell : Element<Cell, 1> {
   }
 };
 
+// A binary tree of tasks: one of depth d spawns two of depth d - 1, so 2^(d+1) - 1 tasks run.
+struct Subtree {
+  std::int32_t depth = 0;
+};
+
+std::int64_t run_tree(tessera::Context& ctx, std::int32_t depth) {
+  auto tasks = ctx.task_collection<Subtree>([](const Subtree& t, tessera::collections::steal::Spawner<Subtree>& s) {
+    if (t.depth > 0) {
+      s.spawn(Subtree{t.depth - 1});
+      s.spawn(Subtree{t.depth - 1});
+    }
+  });
+  if (ctx.runtime().rank() == 0) tasks.seed(Subtree{depth});
+  return static_cast<std::int64_t>(tasks.process().total().tasks_executed);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -44,7 +62,7 @@ int main(int argc, char** argv) {
   constexpr std::int64_t kPhases = 5;
   int failures = 0;
   {
-    tessera::Context a({argv[0], "--tessera_lb_name=RotateLB"}, MPI_COMM_WORLD);
+    tessera::Context a({argv[0], "--tessera_lb_name=RotateLB", "--tessera_steal_policy=random"}, MPI_COMM_WORLD);
     tessera::Context b({argv[0]}, reversed);
     if (b.runtime().rank() != world_size - 1 - world_rank) ++failures;
     auto cells_a = make_collection<Cell>(a.runtime(), Index1D{kCellsA});
@@ -73,6 +91,20 @@ int main(int argc, char** argv) {
                  visits_a, kCellsA * kPhases, migrations_a, wrong_a, visits_b, kCellsB * kPhases, wrong_b);
     cells_b.destroy();
     cells_a.destroy();
+
+    const std::int64_t tasks_a = run_tree(a, 6);
+    const std::int64_t tasks_b = run_tree(b, 5);
+    using tessera::collections::steal::Policy;
+    const bool steal_ok = tasks_a == 127 && tasks_b == 63 && a.steal().iterations() == 1 &&
+                          b.steal().iterations() == 1 && a.steal().totals().tasks_executed == 127 &&
+                          b.steal().totals().tasks_executed == 63 && a.steal().options().policy == Policy::random &&
+                          b.steal().options().policy == Policy::lifeline;
+    if (!steal_ok) ++failures;
+    if (a.runtime().rank() == 0)
+      fmt::print("task collections: A ran {} tasks under {} (expected 127 under random), B {} under {} "
+                 "(expected 63 under lifeline); services counted {} and {}\n",
+                 tasks_a, to_string(a.steal().options().policy), tasks_b, to_string(b.steal().options().policy),
+                 a.steal().totals().tasks_executed, b.steal().totals().tasks_executed);
   }
   MPI_Allreduce(MPI_IN_PLACE, &failures, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
   if (world_rank == 0) fmt::print("two contexts: {}\n", failures == 0 ? "passed" : "FAILED");

@@ -48,7 +48,7 @@ int run_distributed_part(int argc, char** argv, int repeat) {
       nlohmann::json best;
       double best_rate = 0;
       for (int i = 0; i < repeat; ++i) {
-        const uts::DistributedSearchResult result = uts::search_distributed(rt, term, tree.params, steal);
+        const uts::DistributedSearchResult result = uts::search_distributed(rt, tree.params, steal);
         if (result.counts.nodes != tree.nodes || result.counts.depth != tree.depth) {
           counts_ok = false;
           if (rt.rank() == 0)

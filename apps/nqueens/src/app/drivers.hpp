@@ -11,7 +11,7 @@
 
 namespace tessera {
 class Runtime;
-class Termination;
+class Context;
 }  // namespace tessera
 
 namespace tessera::nqueens::app {
@@ -27,6 +27,6 @@ using SearchReport = apps::SearchReport<Count>;
 SearchReport run_sequential(const Options& options);
 SearchReport run_workers(const Options& options);
 // Collective: every rank calls it; every rank gets the total count.
-SearchReport run_distributed(const Options& options, Runtime& rt, Termination& term);
+SearchReport run_distributed(const Options& options, Context& ctx);
 
 }  // namespace tessera::nqueens::app

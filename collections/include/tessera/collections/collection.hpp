@@ -21,8 +21,6 @@
 #include <tessera/runtime/runtime.hpp>
 
 #include <algorithm>
-#include <cstdio>
-#include <cstdlib>
 #include <memory>
 #include <unordered_map>
 
@@ -194,13 +192,10 @@ class Collection final : public CollectionBase {
     const checkpoint::CollectionEntry& recorded = *image.collection(ordinal_);
     if (recorded.type != type_tag() || recorded.shape != shape()) {
       // Every rank reads the same manifest and stops here alike.
-      if (rt_.rank() == 0)
-        std::fprintf(stderr, "tessera: %s: collection %llu was written with element type '%s' and bounds %s; the "
-                     "program created it with '%s' and %s\n",
-                     (image.dir() / checkpoint::kManifestName).c_str(), static_cast<unsigned long long>(ordinal_),
-                     recorded.type.c_str(), fmt::format("[{}]", fmt::join(recorded.shape, ", ")).c_str(), type_tag().c_str(),
-                     fmt::format("[{}]", fmt::join(shape(), ", ")).c_str());
-      std::exit(2);
+      rt_.stop(fmt::format("{}: collection {} was written with element type '{}' and bounds [{}]; the program "
+                           "created it with '{}' and [{}]",
+                           (image.dir() / checkpoint::kManifestName).string(), ordinal_, recorded.type,
+                           fmt::join(recorded.shape, ", "), type_tag(), fmt::join(shape(), ", ")));
     }
     const std::uint64_t volume = bounds_.volume();
     image.restore(

@@ -102,6 +102,11 @@ class Runtime {
   /// record their own events through it (epochs, phases, the LB manager's steps).
   Tracer* tracer() const { return tracer_; }
 
+  /// Ends the job on an error every rank found alike (the same flags, the same checkpoint
+  /// manifest): call it on every rank. Rank 0 prints "tessera: <message>" once and every rank
+  /// exits with code 2, without MPI_Abort. An error only one rank can see goes to fatal() instead.
+  [[noreturn]] void stop(const std::string& message) const;
+
   /// Runs free function F(args...) on rank `dest`. A rank outside [0, size) is fatal.
   template <auto F, class... A>
   void send(int dest, A&&... args) {

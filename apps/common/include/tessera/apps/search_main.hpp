@@ -40,8 +40,9 @@ struct SearchApp {
       parse;
   std::function<Report(const Options&)> sequential;
   std::function<Report(const Options&)> workers;  ///< a pool of Options::pool_workers threads
-  /// Collective: every rank runs it and gets the whole search's answer.
-  std::function<Report(const Options&, Runtime&, Termination&)> distributed;
+  /// Collective: every rank runs it and gets the whole search's answer. ctx.steal().options() are
+  /// the options' `steal` (the flags with the app's deprecated aliases resolved).
+  std::function<Report(const Options&, Context&)> distributed;
   /// The text report; policy_line and print_steals (search_report.hpp) give the shared lines.
   std::function<void(std::ostream&, const Options&, const Report&)> print;
   /// The app's own keys of the --report=json object; run_json's are added to them.
@@ -57,7 +58,8 @@ int run_search_app(int argc, char** argv, const SearchApp<Options, Answer>& app)
   if (!command_line.options) return command_line.exit_code;
   const Options& options = *command_line.options;
   try {
-    const SearchReport<Answer> report = options.distributed       ? app.distributed(options, rt, ctx.termination())
+    if (options.distributed) ctx.steal().set_options(options.steal);
+    const SearchReport<Answer> report = options.distributed       ? app.distributed(options, ctx)
                                         : options.pool_workers > 0 ? app.workers(options)
                                                                    : app.sequential(options);
     if (!speaking) return 0;

@@ -10,7 +10,6 @@
 
 namespace tessera {
 class Runtime;
-class Termination;
 }  // namespace tessera
 
 namespace tessera::nqueens {
@@ -23,7 +22,7 @@ struct DistributedSearchResult {
 
 // Collective. Throws std::invalid_argument (on every rank alike) if n is outside [1, kMaxN]
 // or cutoff outside [0, n].
-DistributedSearchResult search_distributed(Runtime& rt, Termination& term, std::int32_t n, std::int32_t cutoff,
+DistributedSearchResult search_distributed(Runtime& rt, std::int32_t n, std::int32_t cutoff,
                                            const collections::steal::StealOptions& options);
 
 }  // namespace tessera::nqueens

@@ -11,7 +11,6 @@
 
 namespace tessera {
 class Runtime;
-class Termination;
 }  // namespace tessera
 
 namespace tessera::uts {
@@ -22,7 +21,7 @@ struct DistributedSearchResult {
 };
 
 // Collective. Throws std::invalid_argument (on every rank alike) if `params` fail validate().
-DistributedSearchResult search_distributed(Runtime& rt, Termination& term, const TreeParams& params,
+DistributedSearchResult search_distributed(Runtime& rt, const TreeParams& params,
                                            const collections::steal::StealOptions& options,
                                            Sha1Backend backend = default_sha1_backend());
 

@@ -4,9 +4,9 @@
 /// Balancers for Iterative Overdecomposed Applications", HPDC 2012).
 ///
 ///   struct Node { ... };                                  // trivially copyable descriptor
-///   tessera::collections::steal::TaskCollection<Node> tasks(
-///       rt, term, options, [](const Node& n, Spawner<Node>& s) { ... s.spawn(child); });
-///   if (rt.rank() == 0) tasks.seed(root);                 // any rank may seed any tasks
+///   auto tasks = ctx.task_collection<Node>(               // tessera::Context: the steal flags' options
+///       [](const Node& n, Spawner<Node>& s) { ... s.spawn(child); });
+///   if (ctx.runtime().rank() == 0) tasks.seed(root);      // any rank may seed any tasks
 ///   IterationStats stats = tasks.process();              // collective
 ///   tasks.restore();                                      // re-seed for the next iteration
 ///
@@ -34,6 +34,7 @@
 /// Errors: a task that throws aborts the job on every rank with a message naming the rank and
 /// the exception; so does a full deque (raise the `capacity` key).
 #include "tessera/collections/steal/steal_engine.hpp"
+#include "tessera/collections/steal/steal_service.hpp"
 
 namespace tessera::collections::steal {
 
@@ -42,9 +43,16 @@ class TaskCollection {
  public:
   using Body = typename detail::StealEngine<Task>::Body;
 
-  /// Collective: every rank constructs it, in the same order as other collective objects.
+  /// Collective: every rank constructs it, in the same order as other collective objects. The
+  /// options are those of `rt`'s steal service (steal_service.hpp; fatal on a runtime without one).
+  TaskCollection(Runtime& rt, Body body) : TaskCollection(rt, StealService::of(rt).options(), std::move(body)) {}
+  /// The same with options of the caller's, in `rt`'s termination layer.
+  TaskCollection(Runtime& rt, const StealOptions& options, Body body)
+      : TaskCollection(rt, Termination::of(rt), options, std::move(body)) {}
+  /// The same in a given termination layer (the layers' own tests build one by hand).
   TaskCollection(Runtime& rt, Termination& term, const StealOptions& options, Body body)
-      : group_(make_objgroup<detail::StealEngine<Task>>(rt, rt, term, options, std::move(body))) {
+      : group_(make_objgroup<detail::StealEngine<Task>>(rt, rt, term, options, std::move(body))),
+        service_(StealService::find(rt)) {
     group_.local()->attach(group_);
   }
   ~TaskCollection() { group_.local()->release(); }
@@ -55,7 +63,11 @@ class TaskCollection {
   void seed(const Task& task) { group_.local()->seed(task); }
 
   /// Collective: runs every task; returns the iteration's statistics on every rank.
-  IterationStats process() { return group_.local()->process(); }
+  IterationStats process() {
+    IterationStats stats = group_.local()->process();
+    if (service_ != nullptr) service_->record(stats);
+    return stats;
+  }
 
   /// Re-seeds this rank for the next process() (see the file comment). Call on every rank.
   void restore() { group_.local()->restore(); }
@@ -70,6 +82,7 @@ class TaskCollection {
 
  private:
   ObjGroup<detail::StealEngine<Task>> group_;
+  StealService* service_;  // the runtime's, which outlives every collection; nullptr on a bare Runtime
 };
 
 }  // namespace tessera::collections::steal

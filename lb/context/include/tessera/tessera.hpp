@@ -10,8 +10,15 @@
 ///     }                                            // when the --tessera_lb_ flags say so
 ///   }                                              // LB data written here if requested
 ///
-/// Layers are created in order (runtime, termination, phase instrumentation, LB manager) and
-/// destroyed in reverse. `--tessera_help_lb` prints every LB strategy (rank 0) and exits 0.
+/// Task collections (work stealing) start from the steal flags the same way:
+///
+///     auto tasks = ctx.task_collection<Node>([](const Node& n, Spawner<Node>& s) { ... });
+///
+/// Context owns every layer's service and hands out typed accessors: runtime(), termination(),
+/// phases() (instrumentation), lb() and steal(). They are created in order (runtime, termination,
+/// phase instrumentation, steal service, LB manager) and destroyed in reverse; each registers in
+/// its runtime's service table, so two Contexts (one per communicator) live side by side.
+/// `--tessera_help_lb` prints every LB strategy (rank 0) and exits 0.
 ///
 /// Checkpoint and restart (issue 15; lb/manager/checkpoint_flags.hpp for the flags):
 ///
@@ -25,6 +32,8 @@
 #include <tessera/collections.hpp>
 #include <tessera/collections/checkpoint/checkpoint.hpp>
 #include <tessera/collections/steal/steal_flags.hpp>
+#include <tessera/collections/steal/steal_service.hpp>
+#include <tessera/collections/steal/task_collection.hpp>
 #include <tessera/lb/manager/checkpoint_flags.hpp>
 #include <tessera/lb/manager/lb_data_output.hpp>
 #include <tessera/lb/manager/lb_flags.hpp>
@@ -59,6 +68,8 @@ class Context {
   Termination& termination() { return *termination_; }
   lb_manager::LbManager& lb() { return *lb_manager_; }
   collections::PhaseManager& phases() { return *phases_; }
+  /// The steal engine's service: the options task collections start from, and their totals.
+  collections::steal::StealService& steal() { return *steal_; }
   const collections::CollectionFlags& collection_flags() const { return collection_flags_; }
   const lb_manager::LbDataFlags& lb_data_flags() const { return lb_data_flags_; }
   const lb_manager::LbFlags& lb_flags() const { return lb_flags_; }
@@ -68,6 +79,13 @@ class Context {
   /// collections the program creates.
   collections::steal::StealOptions steal_options(collections::steal::Policy fallback = collections::steal::Policy::lifeline) const {
     return steal_flags_.options(fallback);
+  }
+
+  /// Collective: a task collection running `body` with steal().options() (the steal flags, or
+  /// what the program set there). Task must be trivially copyable (task_collection.hpp).
+  template <collections::steal::Stealable Task>
+  collections::steal::TaskCollection<Task> task_collection(typename collections::steal::TaskCollection<Task>::Body body) {
+    return collections::steal::TaskCollection<Task>(*runtime_, *termination_, steal_->options(), std::move(body));
   }
 
   /// Collective: closes the phase (waits for quiescence), records it for LB data output, then
@@ -112,7 +130,6 @@ class Context {
 
  private:
   void start(int& argc, char**& argv, MPI_Comm app_comm);
-  [[noreturn]] void stop(const std::string& message) const;
   void check_checkpoint_dir() const;
   void remove_old_checkpoints(const std::filesystem::path& newest) const;
 
@@ -128,6 +145,7 @@ class Context {
   std::unique_ptr<Runtime> runtime_;
   std::unique_ptr<Termination> termination_;
   collections::PhaseManager* phases_ = nullptr;
+  collections::steal::StealService* steal_ = nullptr;  // owned by the runtime, like phases_
   std::unique_ptr<lb_manager::LbManager> lb_manager_;
   std::unique_ptr<lb_manager::LbDataOutput> lb_data_;
 };

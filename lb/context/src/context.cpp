@@ -22,7 +22,7 @@ Context::Context(const std::vector<std::string>& args, MPI_Comm app_comm) {
   int argc = static_cast<int>(storage.size());
   char** argv = pointers.data();
   start(argc, argv, app_comm);
-  if (argc > 1) stop(std::string("unexpected argument '") + argv[1] + "': expected only --tessera_ flags here");
+  if (argc > 1) runtime_->stop(std::string("unexpected argument '") + argv[1] + "': expected only --tessera_ flags here");
 }
 
 void Context::start(int& argc, char**& argv, MPI_Comm app_comm) {
@@ -39,12 +39,13 @@ void Context::start(int& argc, char**& argv, MPI_Comm app_comm) {
   }
   termination_ = std::make_unique<Termination>(*runtime_, termination_flags_);
   phases_ = &collections::PhaseManager::install(*runtime_, collection_flags_.clock());
+  steal_ = &collections::steal::StealService::install(*runtime_, steal_flags_.options());
   if (!checkpoint_flags_.dir.empty()) check_checkpoint_dir();
   if (!checkpoint_flags_.restart.empty()) {
     try {
       restart_ = collections::checkpoint::RestartImage::open(*runtime_, checkpoint_flags_.restart, program_);
     } catch (const Error& e) {
-      stop(std::string("--tessera_restart: ") + e.what());  // the same message on every rank
+      runtime_->stop(std::string("--tessera_restart: ") + e.what());  // the same message on every rank
     }
     phases_->resume_at(restart_->phase());
     phases_->set_restart(restart_);

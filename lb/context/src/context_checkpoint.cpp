@@ -6,22 +6,11 @@
 
 #include <algorithm>
 #include <cerrno>
-#include <cstdio>
 #include <cstring>
-#include <cstdlib>
 
 namespace tessera {
 
 namespace cp = collections::checkpoint;
-
-void Context::stop(const std::string& message) const {
-  if (runtime_->rank() == 0) {
-    std::fprintf(stderr, "tessera: %s\n", message.c_str());
-    std::fflush(stderr);
-  }
-  std::fflush(stdout);
-  std::exit(2);
-}
 
 // At start-up rather than at the first checkpoint, which may come hours into the run.
 void Context::check_checkpoint_dir() const {
@@ -41,7 +30,7 @@ void Context::check_checkpoint_dir() const {
     }
   }
   error = cp::agree_on_error(*runtime_, error);
-  if (!error.empty()) stop("--tessera_checkpoint_dir: " + error);
+  if (!error.empty()) runtime_->stop("--tessera_checkpoint_dir: " + error);
 }
 
 void Context::checkpoint(const std::filesystem::path& dir, std::span<const std::byte> app_state) {
@@ -49,13 +38,13 @@ void Context::checkpoint(const std::filesystem::path& dir, std::span<const std::
   try {
     cp::write_checkpoint(*runtime_, *phases_, dir, program_, app_state);
   } catch (const Error& e) {
-    stop(std::string("checkpoint: ") + e.what());  // the same message on every rank
+    runtime_->stop(std::string("checkpoint: ") + e.what());  // the same message on every rank
   }
 }
 
 std::filesystem::path Context::checkpoint_now(std::span<const std::byte> app_state) {
   if (checkpoint_flags_.dir.empty())
-    stop("checkpoint_now: expected --tessera_checkpoint_dir to say where the checkpoint goes");
+    runtime_->stop("checkpoint_now: expected --tessera_checkpoint_dir to say where the checkpoint goes");
   const std::filesystem::path dir =
       std::filesystem::path(checkpoint_flags_.dir) / cp::checkpoint_dir_name(phases_->phase());
   checkpoint(dir, app_state);
