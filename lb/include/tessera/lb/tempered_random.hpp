@@ -3,13 +3,14 @@
 // rank, round), so no rank's choices depend on another rank's or on how ranks are spread over
 // processes.
 //
-// std::mt19937_64's output sequence is fixed by the C++ standard; the conversions to an index or a
+// std::mt19937_64's output sequence is fixed by the C++ standard (LazyMt64 below produces it); the conversions to an index or a
 // real below are written out (the standard distributions are not specified bit for bit), so a
 // stream is the same on every platform and standard library.
 
 #include <cstdint>
 #include <initializer_list>
-#include <random>
+#include <algorithm>
+#include <cstddef>
 
 namespace tessera::lb::tempered {
 
@@ -20,6 +21,62 @@ constexpr std::uint64_t mix64(std::uint64_t x) {
   x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
   return x ^ (x >> 31);
 }
+
+// std::mt19937_64's sequence, produced lazily: seeding fills the 312 state words and the first
+// draw twists all of them, about a microsecond, while a gossip forward draws a handful of numbers
+// from a stream of its own (about 10^5 streams per iteration at P = 16,384). Here state word i is
+// seeded and twisted when output i (or a later word's twist) first needs it, in the same order and
+// with the same operations as the standard engine, so the outputs are the same numbers.
+class LazyMt64 {
+ public:
+  explicit LazyMt64(std::uint64_t seed) {
+    x_[0] = seed;
+    seeded_ = 1;
+  }
+
+  std::uint64_t operator()() {
+    if (next_ == n) {
+      // A new block: every word of the last one is twisted (twist_upto_ == n), start over.
+      next_ = 0;
+      twisted_ = 0;
+    }
+    while (twisted_ <= next_) twist_one();
+    std::uint64_t z = x_[next_++];
+    z ^= (z >> 29) & 0x5555555555555555ULL;
+    z ^= (z << 17) & 0x71d67fffeda60000ULL;
+    z ^= (z << 37) & 0xfff7eee000000000ULL;
+    return z ^ (z >> 43);
+  }
+
+ private:
+  static constexpr std::size_t n = 312;
+  static constexpr std::size_t m = 156;
+  static constexpr std::uint64_t upper = ~std::uint64_t{0} << 31;
+  static constexpr std::uint64_t lower = ~upper;
+
+  // The seeding recurrence of [rand.eng.mers], up to word i.
+  void seed_upto(std::size_t i) {
+    for (; seeded_ <= i; ++seeded_)
+      x_[seeded_] = 6364136223846793005ULL * (x_[seeded_ - 1] ^ (x_[seeded_ - 1] >> 62)) + seeded_;
+  }
+
+  // Word k of the next block: x[k] from x[k] and x[k+1] of the old block and x[k+m] (old for
+  // k < n - m, already new otherwise), as in the standard engine's twist, which runs k upwards.
+  void twist_one() {
+    const std::size_t k = twisted_;
+    const std::size_t k1 = k + 1 == n ? 0 : k + 1;
+    const std::size_t km = (k + m) % n;
+    seed_upto(std::max(k + 1 == n ? k : k1, km));
+    const std::uint64_t y = (x_[k] & upper) | (x_[k1] & lower);
+    x_[k] = x_[km] ^ (y >> 1) ^ ((y & 1) != 0 ? 0xb5026f5aa96619e9ULL : 0);
+    ++twisted_;
+  }
+
+  std::uint64_t x_[n];
+  std::size_t seeded_ = 0;   // words 0..seeded_-1 hold the seeding
+  std::size_t twisted_ = 0;  // words 0..twisted_-1 hold the current block
+  std::size_t next_ = n;     // the next output's word; n: the first draw starts a block
+};
 
 class Random {
  public:
@@ -47,7 +104,7 @@ class Random {
     return h;
   }
 
-  std::mt19937_64 engine_;
+  LazyMt64 engine_;
 };
 
 }  // namespace tessera::lb::tempered

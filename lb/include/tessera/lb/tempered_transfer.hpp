@@ -48,6 +48,10 @@ struct Peer {
 class Cmf {
  public:
   void build(std::span<const Peer> peers, double average, TemperedOptions::Cmf kind);
+  // The same CMF as build() after peers[changed]'s load grew (an accepted transfer), in fewer
+  // operations: unless l_s changes, the running sums before `changed` stay and the rest are
+  // summed again in the same order, so the sums are bit for bit build()'s.
+  void update(std::span<const Peer> peers, std::size_t changed, double average, TemperedOptions::Cmf kind);
 
   // The peer index drawn for u in [0, 1) (inverse transform sampling); npos when no peer has a
   // positive weight.

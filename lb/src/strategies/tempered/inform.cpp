@@ -1,11 +1,41 @@
 // The inform stage (seed 003, Algorithm 1): underloaded ranks gossip their loads.
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
+#include <cstring>
+#include <stdexcept>
 
 #include "tempered_rank.hpp"
 
 namespace tessera::lb::tempered {
+
+GossipView::GossipView(std::span<const std::byte> bytes) {
+  std::size_t at = 0;
+  const auto take = [&](void* into, std::size_t size) {
+    if (size > bytes.size() - at) throw std::out_of_range("GossipMessage payload truncated");
+    std::memcpy(into, bytes.data() + at, size);
+    at += size;
+  };
+  // A vector's elements: where they start, after checking they all lie inside the payload.
+  const auto elements = [&](std::size_t width, std::size_t& count) {
+    std::uint64_t n = 0;
+    take(&n, sizeof n);
+    if (n > (bytes.size() - at) / width) throw std::out_of_range("GossipMessage payload truncated");
+    count = static_cast<std::size_t>(n);
+    const std::byte* start = bytes.data() + at;
+    at += count * width;
+    return start;
+  };
+  take(&round_, sizeof round_);
+  std::size_t loads = 0, headrooms = 0;
+  ranks_ = elements(sizeof(Rank), size_);
+  loads_ = elements(sizeof(double), loads);
+  headrooms_ = elements(sizeof(double), headrooms);
+  if (headrooms == 0) headrooms_ = nullptr;
+  if (loads != size_ || (headrooms != 0 && headrooms != size_) || at != bytes.size())
+    throw std::out_of_range("GossipMessage payload malformed");
+}
 
 void Knowledge::clear() {
   std::fill(bits_.begin(), bits_.end(), 0);
@@ -15,6 +45,15 @@ void Knowledge::clear() {
   priorities_.clear();
   cut_ = ~std::uint64_t{0};
   seen_ = 0;
+}
+
+void Knowledge::release() {
+  clear();
+  std::vector<std::uint64_t>().swap(bits_);
+  std::vector<Rank>().swap(ranks_);
+  std::vector<double>().swap(loads_);
+  std::vector<double>().swap(headrooms_);
+  std::vector<std::uint64_t>().swap(priorities_);
 }
 
 void Knowledge::compact() {
@@ -36,6 +75,25 @@ void Knowledge::compact() {
   loads_.resize(kept);
   priorities_.resize(kept);
   if (track_headroom_) headrooms_.resize(kept);
+}
+
+std::vector<std::size_t> Knowledge::rank_order() const {
+  std::vector<std::size_t> before(bits_.size());  // ranks heard of in earlier words
+  std::size_t heard = 0;
+  for (std::size_t w = 0; w < bits_.size(); ++w) {
+    before[w] = heard;
+    heard += static_cast<std::size_t>(std::popcount(bits_[w]));
+  }
+  constexpr std::size_t empty = ~std::size_t{0};
+  std::vector<std::size_t> slot(heard, empty);
+  for (std::size_t i = 0; i < ranks_.size(); ++i) {
+    const auto r = static_cast<std::size_t>(ranks_[i]);
+    const std::uint64_t below = (std::uint64_t{1} << (r % 64)) - 1;
+    slot[before[r / 64] + static_cast<std::size_t>(std::popcount(bits_[r / 64] & below))] = i;
+  }
+  // Under a cap the bitmap also marks the ranks dropped: their slots stay empty.
+  std::erase(slot, empty);
+  return slot;
 }
 
 std::vector<Rank> Knowledge::sample_unknown(Random& random, Rank ranks, Rank self, std::size_t count) const {
@@ -70,12 +128,31 @@ std::vector<Rank> Knowledge::sample_unknown(Random& random, Rank ranks, Rank sel
 }
 
 void TemperedRank::reset_knowledge() {
-  known_.clear();
+  // The same test as propose's (the load does not change before it); with transfer=sequential a
+  // rank's load changes during the turns, so every rank may transfer.
+  transferring_ = shared_->options->transfer == TemperedOptions::Transfer::sequential ||
+                  value() > shared_->options->threshold * shared_->average;
+  // Last iteration's lists go back unless this rank transfers again (then they are reused).
+  if (transferring_) {
+    known_.clear();
+  } else {
+    known_.release();
+  }
   known_.track_headroom(shared_->limited);
-  known_.limit(static_cast<std::size_t>(shared_->options->max_known),
-               stream(Stage::knowledge, 0).bits());
+  // The salt of the bottom-k sample, drawn only under a cap (no stream to seed otherwise).
+  const auto cap = static_cast<std::size_t>(shared_->options->max_known);
+  known_.limit(cap, cap != 0 ? stream(Stage::knowledge, 0).bits() : 0);
   reached_round_ = 0;
   forwarded_.assign(static_cast<std::size_t>(shared_->rounds) + 1, false);
+  forwards_left_ = std::max(0, shared_->rounds - 1);
+}
+
+bool TemperedRank::knowledge_read_later(int round) const {
+  if (transferring_) return true;
+  // Synchronous rounds: a message of round r is read by the forward of step r, if r < k.
+  if (shared_->options->deterministic) return round < shared_->rounds;
+  // Asynchronous: any round not forwarded yet may still come (in any order on a live job).
+  return forwards_left_ > 0;
 }
 
 void TemperedRank::inform(comm::Context& ctx) {
@@ -116,25 +193,30 @@ void TemperedRank::learn_all(const std::vector<double>& underloads) {
   }
 }
 
-void TemperedRank::on_gossip(comm::Context& ctx, const GossipMessage& message) {
+void TemperedRank::on_gossip(comm::Context& ctx, const GossipView& message) {
   // A rank's load does not change during an inform stage, so a rank heard of twice carries the
   // same load both times and the union does not depend on arrival order.
-  if (static_cast<std::int64_t>(known_.seen()) < shared_->underloaded) {
-    const bool headrooms = !message.headrooms.empty();
-    for (std::size_t i = 0; i < message.ranks.size(); ++i)
-      known_.add(message.ranks[i], message.loads[i], shared_->size, headrooms ? message.headrooms[i] : HUGE_VAL);
+  const std::int32_t heard = message.round();
+  if (!knowledge_read_later(heard)) {
+    known_.release();
+  } else if (static_cast<std::int64_t>(known_.seen()) < shared_->underloaded) {
+    const bool headrooms = message.has_headrooms();
+    for (std::size_t i = 0; i < message.size(); ++i)
+      known_.add(message.rank(i), message.load(i), shared_->size, headrooms ? message.headroom(i) : HUGE_VAL);
   }
   if (shared_->options->deterministic) {
     // Forwarding waits for the round's barrier (forward_if_reached): the union merged by then
     // does not depend on the order messages arrived in.
-    reached_round_ = std::max(reached_round_, message.round);
+    reached_round_ = std::max(reached_round_, heard);
     return;
   }
-  const auto round = static_cast<std::size_t>(message.round);
-  if (message.round >= shared_->rounds || forwarded_[round]) return;
+  const auto round = static_cast<std::size_t>(heard);
+  if (heard >= shared_->rounds || forwarded_[round]) return;
   forwarded_[round] = true;
+  --forwards_left_;
   Random random = stream(Stage::forward, round);
-  send_gossip(ctx, message.round + 1, random);
+  send_gossip(ctx, heard + 1, random);
+  if (!knowledge_read_later(heard)) known_.release();
 }
 
 void TemperedRank::send_gossip(comm::Context& ctx, int round, Random& random) {

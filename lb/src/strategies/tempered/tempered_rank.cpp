@@ -34,10 +34,9 @@ std::vector<Peer> TemperedRank::known_peers() {
   known_.settle();
   std::vector<Peer> peers;
   peers.reserve(known_.size());
-  for (std::size_t i = 0; i < known_.size(); ++i) {
+  for (const std::size_t i : known_.rank_order()) {
     if (known_.ranks()[i] != rank_) peers.push_back(Peer{known_.ranks()[i], known_.loads()[i]});
   }
-  std::sort(peers.begin(), peers.end(), [](const Peer& a, const Peer& b) { return a.rank < b.rank; });
   return peers;
 }
 

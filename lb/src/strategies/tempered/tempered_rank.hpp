@@ -5,6 +5,8 @@
 
 #include <cmath>
 #include <cstdint>
+#include <cstring>
+#include <span>
 #include <unordered_map>
 #include <utility>
 #include <vector>
@@ -39,6 +41,36 @@ struct GossipMessage {
   void serialize(A& ar) {
     ar(round, ranks, loads, headrooms);
   }
+};
+
+// A GossipMessage as received: read in place from its encoding (serialize.hpp: the round, then
+// each vector as a 64-bit length and its elements), since most receivers only test each rank
+// against a bitmap, or, once they will neither forward nor transfer, read nothing.
+class GossipView {
+ public:
+  using encoded = GossipMessage;
+  // Throws std::out_of_range if `bytes` is not a GossipMessage's encoding.
+  explicit GossipView(std::span<const std::byte> bytes);
+  std::int32_t round() const { return round_; }
+  std::size_t size() const { return size_; }
+  bool has_headrooms() const { return headrooms_ != nullptr; }
+  // Entries are unaligned in the payload: copied out element by element.
+  Rank rank(std::size_t i) const { return element<Rank>(ranks_, i); }
+  double load(std::size_t i) const { return element<double>(loads_, i); }
+  double headroom(std::size_t i) const { return element<double>(headrooms_, i); }
+
+ private:
+  template <class T>
+  static T element(const std::byte* at, std::size_t i) {
+    T value;
+    std::memcpy(&value, at + i * sizeof(T), sizeof(T));
+    return value;
+  }
+  std::int32_t round_ = 0;
+  std::size_t size_ = 0;
+  const std::byte* ranks_ = nullptr;
+  const std::byte* loads_ = nullptr;
+  const std::byte* headrooms_ = nullptr;  // null when the message carries none
 };
 
 // Objects proposed to the receiving rank by one overloaded rank in one iteration (or sent back
@@ -115,6 +147,9 @@ struct PlanMessage {
 class Knowledge {
  public:
   void clear();
+  // Clears and gives the memory back (lists and bitmap): for a rank whose knowledge will not be
+  // read again this inform stage, so that the peak holds only the lists still to be read.
+  void release();
   // 0: no cap. Set before the first add of an inform stage.
   void limit(std::size_t cap, std::uint64_t salt) {
     cap_ = cap;
@@ -160,6 +195,9 @@ class Knowledge {
   const std::vector<Rank>& ranks() const { return ranks_; }
   const std::vector<double>& loads() const { return loads_; }
   const std::vector<double>& headrooms() const { return headrooms_; }
+  // Indices into ranks() (and loads(), headroom()) in ascending rank order, read off the bitmap's
+  // running popcounts instead of sorting: O(size + P / 64). Call after settle().
+  std::vector<std::size_t> rank_order() const;
   // Up to `count` distinct ranks of [0, P) that are neither known nor `self`, drawn uniformly.
   std::vector<Rank> sample_unknown(Random& random, Rank ranks, Rank self, std::size_t count) const;
 
@@ -194,7 +232,7 @@ struct Shared {
   bool limited = false;
   comm::Handler<DirectoryMessage> directory;
   comm::Handler<EdgeDelivery> edges;
-  comm::Handler<GossipMessage> gossip;
+  comm::Handler<GossipView> gossip;
   comm::Handler<TransferMessage> proposal;
   comm::Handler<TransferMessage> returned;
   comm::Handler<PlanMessage> plan;
@@ -241,7 +279,7 @@ class TemperedRank {
   void on_underload(comm::Context& ctx, const LoadReport& report);
   std::vector<double> take_underloads() { return std::move(underloads_); }
   void learn_all(const std::vector<double>& underloads);
-  void on_gossip(comm::Context& ctx, const GossipMessage& message);
+  void on_gossip(comm::Context& ctx, const GossipView& message);
 
   // --- transfer (Algorithm 2) ---
   // Runs TRANSFER on the current proposal and sends the accepted objects to their new ranks;
@@ -275,6 +313,11 @@ class TemperedRank {
 
  private:
   Random stream(Stage stage, std::uint64_t round) const;
+  // Whether what this rank knows may still be read after a message of `round` is handled: by
+  // its own transfer stage, or by a gossip forward still to come. A rank that neither transfers
+  // nor forwards again need not merge: at P = 16,384 the last round carries most of a stage's
+  // entries, mostly to such ranks, and their lists were most of the inform stage's memory.
+  bool knowledge_read_later(int round) const;
   // Known underloaded ranks other than this one, in rank order (the order knowledge arrived in
   // varies between backends, the CMF must not).
   std::vector<Peer> known_peers();
@@ -303,6 +346,8 @@ class TemperedRank {
   Knowledge known_;
   int reached_round_ = 0;            // highest gossip round received (synchronous mode)
   std::vector<bool> forwarded_;      // per round: already forwarded (asynchronous mode)
+  int forwards_left_ = 0;            // rounds 1..k-1 not yet forwarded (asynchronous mode)
+  bool transferring_ = false;        // reads its knowledge in the transfer stage
   std::vector<double> underloads_;   // rank 0 with complete knowledge: load by rank
   std::int64_t transfers_ = 0;
   std::int64_t rejected_ = 0;

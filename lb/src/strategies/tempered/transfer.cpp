@@ -22,6 +22,25 @@ void Cmf::build(std::span<const Peer> peers, double average, TemperedOptions::Cm
   }
 }
 
+void Cmf::update(std::span<const Peer> peers, std::size_t changed, double average, TemperedOptions::Cmf kind) {
+  // With normbymax l_s is a maximum: while the grown load stays at or below it, the maximum over
+  // all peers is unchanged (no other load moved); past it, every weight changes.
+  // The caller's `average` is build()'s. (cmf=original: l_s = l_ave whatever the loads.)
+  const bool normbymax = kind == TemperedOptions::Cmf::normbymax;
+  const double scale = normbymax ? std::max(average, scale_) : average;
+  if (running_.size() != peers.size() || changed >= peers.size() || scale != scale_ ||
+      (normbymax && !(peers[changed].load <= scale_))) {
+    build(peers, average, kind);
+    return;
+  }
+  double sum = changed == 0 ? 0.0 : running_[changed - 1];
+  for (std::size_t i = changed; i < peers.size(); ++i) {
+    const double weight = scale_ > 0.0 ? 1.0 - peers[i].load / scale_ : 0.0;
+    sum += std::max(0.0, weight);
+    running_[i] = sum;
+  }
+}
+
 std::size_t Cmf::sample(double u) const {
   if (running_.empty() || !(running_.back() > 0.0)) return npos;
   const double target = u * running_.back();
@@ -64,7 +83,7 @@ TransferOutcome transfer(std::span<const LbObject> objects, double load, double 
     peers[peer].load += object.load;
     out.load -= object.load;
     out.accepted.push_back(Proposal{order[n], peer});
-    if (rebuild) cmf.build(peers, average, options.cmf);
+    if (rebuild) cmf.update(peers, peer, average, options.cmf);
   }
   return out;
 }

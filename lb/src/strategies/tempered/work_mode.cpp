@@ -96,16 +96,12 @@ void TemperedRank::propose_modeled(comm::Context& ctx) {
 
   // Known underloaded ranks in rank order (see known_peers), with their headroom.
   known_.settle();
-  std::vector<std::pair<Peer, double>> known;
-  for (std::size_t i = 0; i < known_.size(); ++i) {
-    if (known_.ranks()[i] != rank_) known.push_back({Peer{known_.ranks()[i], known_.loads()[i]}, known_.headroom(i)});
-  }
-  std::sort(known.begin(), known.end(), [](const auto& a, const auto& b) { return a.first.rank < b.first.rank; });
   std::vector<Peer> peers;
   std::vector<double> headroom;
-  for (const auto& [peer, room] : known) {
-    peers.push_back(peer);
-    headroom.push_back(room);
+  for (const std::size_t i : known_.rank_order()) {
+    if (known_.ranks()[i] == rank_) continue;
+    peers.push_back(Peer{known_.ranks()[i], known_.loads()[i]});
+    headroom.push_back(known_.headroom(i));
   }
   if (peers.empty()) return;
 
