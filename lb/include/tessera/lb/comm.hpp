@@ -141,6 +141,12 @@ class Context {
   void send_to_many(std::span<const Rank> dests, Handler<M> handler, const encoded_t<M>& message) {
     if (!dests.empty()) backend_->send_to_many(self_, dests, handler.id, to_bytes(message));
   }
+  // The same with `bytes` already an encoded_t<M>'s encoding (serialize.hpp), for a sender that
+  // writes it straight from its own state, sized once, rather than copying that into a message.
+  template <class M>
+  void send_encoded_to_many(std::span<const Rank> dests, Handler<M> handler, Payload bytes) {
+    if (!dests.empty()) backend_->send_to_many(self_, dests, handler.id, std::move(bytes));
+  }
 
  private:
   Backend* backend_;

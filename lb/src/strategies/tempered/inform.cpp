@@ -47,6 +47,42 @@ void Knowledge::clear() {
   seen_ = 0;
 }
 
+void Knowledge::merge(const GossipView& message, Rank ranks) {
+  const std::size_t n = message.size();
+  if (cap_ != 0 || track_headroom_) {
+    const bool headrooms = message.has_headrooms();
+    for (std::size_t i = 0; i < n; ++i) add(message.rank(i), message.load(i), ranks, headrooms ? message.headroom(i) : HUGE_VAL);
+    return;
+  }
+  if (bits_.empty()) bits_.assign((static_cast<std::size_t>(ranks) + 63) / 64, 0);
+  const std::size_t before = ranks_.size();
+  if (ranks_.capacity() < before + n) {
+    const std::size_t room = std::max(before + n, before + before / 2);
+    ranks_.reserve(room);
+    loads_.reserve(room);
+  }
+  // Written in place past the old ends, then cut back to what was new.
+  ranks_.resize(before + n);
+  loads_.resize(before + n);
+  std::uint64_t* bits = bits_.data();
+  Rank* known = ranks_.data();
+  double* loads = loads_.data();
+  std::size_t size = before;
+  for (std::size_t i = 0; i < n; ++i) {
+    const Rank r = message.rank(i);
+    const auto at = static_cast<std::size_t>(r);
+    const std::uint64_t bit = std::uint64_t{1} << (at % 64);
+    if ((bits[at / 64] & bit) != 0) continue;
+    bits[at / 64] |= bit;
+    known[size] = r;
+    loads[size] = message.load(i);
+    ++size;
+  }
+  seen_ += size - before;
+  ranks_.resize(size);
+  loads_.resize(size);
+}
+
 void Knowledge::release() {
   clear();
   std::vector<std::uint64_t>().swap(bits_);
@@ -200,9 +236,7 @@ void TemperedRank::on_gossip(comm::Context& ctx, const GossipView& message) {
   if (!knowledge_read_later(heard)) {
     known_.release();
   } else if (static_cast<std::int64_t>(known_.seen()) < shared_->underloaded) {
-    const bool headrooms = message.has_headrooms();
-    for (std::size_t i = 0; i < message.size(); ++i)
-      known_.add(message.rank(i), message.load(i), shared_->size, headrooms ? message.headroom(i) : HUGE_VAL);
+    known_.merge(message, shared_->size);
   }
   if (shared_->options->deterministic) {
     // Forwarding waits for the round's barrier (forward_if_reached): the union merged by then
@@ -225,9 +259,9 @@ void TemperedRank::send_gossip(comm::Context& ctx, int round, Random& random) {
                                              static_cast<std::size_t>(shared_->options->fanout));
   if (targets.empty()) return;
   known_.settle();
-  const GossipMessage message{round, known_.ranks(), known_.loads(),
-                              shared_->limited ? known_.headrooms() : std::vector<double>{}};
-  ctx.send_to_many(std::span<const Rank>(targets), shared_->gossip, message);
+  // Headrooms are tracked (and so not empty) only under memory limits.
+  ctx.send_encoded_to_many(std::span<const Rank>(targets), shared_->gossip,
+                           GossipMessage::encode(round, known_.ranks(), known_.loads(), known_.headrooms()));
 }
 
 }  // namespace tessera::lb::tempered

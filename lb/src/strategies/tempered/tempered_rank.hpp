@@ -41,6 +41,18 @@ struct GossipMessage {
   void serialize(A& ar) {
     ar(round, ranks, loads, headrooms);
   }
+  // The encoding of a message with these fields, written from the sender's own lists in one
+  // allocation of the exact size: no copy of the lists into a message, and no spare capacity
+  // held by each of the P x fanout payloads in flight.
+  static comm::Payload encode(std::int32_t round, const std::vector<Rank>& ranks, const std::vector<double>& loads,
+                              const std::vector<double>& headrooms) {
+    comm::Payload out;
+    out.reserve(sizeof round + 3 * sizeof(std::uint64_t) + ranks.size() * sizeof(Rank) +
+                (loads.size() + headrooms.size()) * sizeof(double));
+    comm::ByteWriter writer(out);
+    writer(round, ranks, loads, headrooms);  // as serialize() does
+    return out;
+  }
 };
 
 // A GossipMessage as received: read in place from its encoding (serialize.hpp: the round, then
@@ -186,6 +198,10 @@ class Knowledge {
     if (track_headroom_) headrooms_.push_back(headroom);
     if (cap_ != 0 && ranks_.size() >= 2 * cap_) compact();
   }
+  // add() for every entry of a received message. Without cap and headrooms (the default keys) it
+  // runs one loop over the message with the lists grown once, by at most half their size beyond
+  // what the message can add, rather than a doubling.
+  void merge(const GossipView& message, Rank ranks);
   // Headrooms are kept only under memory limits: without them they would add P^2 doubles over all
   // ranks for nothing. Set before the first add of an inform stage.
   void track_headroom(bool on) { track_headroom_ = on; }
