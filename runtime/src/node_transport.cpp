@@ -109,6 +109,7 @@ class NodeTransport final : public Transport {
 
   int rank() const override { return network_->rank(); }
   int size() const override { return network_->size(); }
+  std::string provider() const override { return network_->provider(); }
 
   void send(int dest, Buffer&& bytes) override {
     const int l = local_of_[static_cast<std::size_t>(dest)];

@@ -52,6 +52,7 @@
 
 #include <fmt/format.h>
 
+#include <chrono>
 #include <cstring>
 #include <deque>
 #include <map>
@@ -65,11 +66,13 @@ constexpr std::size_t kRing = 32;
 constexpr std::size_t kPoolLimit = 64;
 constexpr std::size_t kStagger = 17 * 64;  // bytes: slots at a power-of-two stride alias in cache
 constexpr int kCqBatch = 16;
-// progress calls and empty probes per MPI progress call. 16 or 64 left a 4-rank collections test
-// hanging in a quiescence wave (Open MPI runs nonblocking collectives' progress only every 8th
-// opal_progress); 1 costs nothing measurable on the shared-memory path, and is the price of
-// correctness over MPI-over-OFI, where each MPI_Iprobe also polls MPI's own endpoint.
-constexpr unsigned kMpiEvery = 1;
+// The longest a rank goes between two MPI progress calls while it progresses libfabric. A count
+// of calls (every 16th or 64th) left a 4-rank collections test hanging in a quiescence wave, as an
+// oversubscribed rank naps between calls (and Open MPI runs nonblocking collectives' progress only
+// every 8th opal_progress); every call was correct but cost 25-30 % of the 8-byte latency over
+// MPI-over-OFI, where each MPI_Iprobe also polls MPI's own endpoint. A time bound keeps MPI moving
+// however rarely progress is called, and costs one clock read per call.
+constexpr std::chrono::microseconds kMpiInterval{50};
 
 enum class Kind : std::uint64_t { eager = 0, request = 1, done = 2 };
 constexpr int kRankShift = 40;
@@ -203,6 +206,8 @@ class OfiTransport final : public Transport {
     in.bytes = {};
     in.slot = -1;
   }
+
+  std::string provider() const override { return info_->fabric_attr->prov_name; }
 
   bool probe() override {
     drain();
@@ -386,12 +391,14 @@ class OfiTransport final : public Transport {
     while (reads_pending_ != 0) drain();
   }
 
-  // Lets MPI advance every kMpiEvery progress() calls and empty probes. The runtime's quiescence waves are MPI_Iallreduce
+  // Lets MPI advance at least every kMpiInterval of progress() calls and empty probes. The runtime's quiescence waves are MPI_Iallreduce
   // on the same communicator, and Open MPI advances a nonblocking collective only inside MPI calls:
   // a rank that, once its own wave completed, talks only to libfabric would leave its peers'
   // wave unfinished forever. (The MPI transport's tests do this as a side effect.)
   void progress_mpi() {
-    if (++mpi_calls_ % kMpiEvery != 0) return;
+    const auto now = std::chrono::steady_clock::now();
+    if (now - last_mpi_ < kMpiInterval) return;
+    last_mpi_ = now;
     int flag = 0;
     MPI_Iprobe(MPI_ANY_SOURCE, kMpiTransportTag, comm_, &flag, MPI_STATUS_IGNORE);
   }
@@ -515,7 +522,7 @@ class OfiTransport final : public Transport {
   std::uint64_t next_id_ = 0;
   std::size_t reads_pending_ = 0;
   int reading_from_ = -1;
-  unsigned mpi_calls_ = 0;
+  std::chrono::steady_clock::time_point last_mpi_{};
   std::map<const std::byte*, Registration> registrations_;  // by address
   std::uint64_t next_key_ = 1;
   std::vector<Buffer> pool_;

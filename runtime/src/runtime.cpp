@@ -89,6 +89,8 @@ void Runtime::fail_start_up(const Error& error, bool exit_on_error) {
   exit_after_error(rank_ == 0, error.what(), owns_mpi_);
 }
 
+std::string Runtime::network_provider() const { return transport_->provider(); }
+
 void Runtime::stop(const std::string& message) const { exit_after_error(rank_ == 0, message, false); }
 
 Runtime::Runtime(int& argc, char**& argv, RuntimeOptions options) {

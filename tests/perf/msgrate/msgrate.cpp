@@ -107,7 +107,7 @@ int main(int argc, char** argv) {
       fmt::print(R"({{"benchmark":"message_rate","transport":"{}","provider":"{}","shm":{},)"
                  R"("tessera_msgs_per_s":{:.0f},"mpi_msgs_per_s":{:.0f},"ratio":{:.4f}}})"
                  "\n",
-                 rt.flags().transport, rt.flags().transport == "ofi" ? rt.flags().ofi_provider : "",
+                 rt.flags().transport, rt.network_provider(),
                  rt.flags().shm, best_tessera, best_mpi, best_tessera / best_mpi);
   }
   MPI_Comm_free(&app_comm);

@@ -98,7 +98,7 @@ int main(int argc, char** argv) {
   MPI_Comm_dup(MPI_COMM_WORLD, &app_comm);
   std::string json = fmt::format(R"({{"benchmark":"pingpong","transport":"{}","provider":"{}","shm":{},"results":[)",
                                  rt.flags().transport,
-                                 rt.flags().transport == "ofi" ? rt.flags().ofi_provider : "", rt.flags().shm);
+                                 rt.network_provider(), rt.flags().shm);
   bool first = true;
   for (std::size_t bytes : sizes) {
     const int n = bytes >= 65536 ? std::max(1, iterations / 10) : iterations;

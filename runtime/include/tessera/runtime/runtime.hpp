@@ -94,6 +94,9 @@ class Runtime {
   /// Tessera's own communicator, duplicated from the application's or from MPI_COMM_WORLD.
   MPI_Comm comm() const { return comm_; }
   const RuntimeFlags& flags() const { return flags_; }
+  /// The libfabric provider in use with --tessera_transport=ofi (the one chosen when
+  /// --tessera_ofi_provider was left empty), or "" over MPI.
+  std::string network_provider() const;
   /// The idle spin window in microseconds: --tessera_idle_spin_us, or what auto chose for this node.
   double idle_spin_us() const { return idle_spin_us_; }
   spdlog::logger& log() { return *log_; }

@@ -58,6 +58,9 @@ class Transport {
 
   /// Gives a buffer whose message has been handled back for reuse.
   virtual void recycle(Buffer&& bytes) = 0;
+
+  /// The libfabric provider carrying traffic between nodes ("tcp;ofi_rxm"), empty over MPI.
+  virtual std::string provider() const { return {}; }
 };
 
 /// The MPI tag of every active message on Tessera's communicator.
