@@ -171,6 +171,35 @@ TEST(TemperedWork, ReceiverRefusesWhatTwoSendersTogetherWouldOverfill) {
   EXPECT_EQ(lb.report().iterations[0].rejected_memory, 1);
 }
 
+TEST(TemperedWork, ClusterSwapMakesRoomWhereAOneWayMoveBreaksTheLimit) {
+  // Rank 0: objects 1 (3 s) and 2 (1 s) share block 10 (100 bytes), object 3 (4 s) is fixed.
+  // Rank 1: object 4 (1 s) alone in block 20 (100 bytes). Limit 150 bytes a rank, average 4.5.
+  // Rank 1 has 50 bytes of headroom, so block 10 cannot go there one way; rank 0 proposes a swap
+  // (it knows rank 1's cluster from the inform stage): object 1 (max(1 + 3 - 1, 5 + 1) = 6 < 8),
+  // then object 2 follows its block (max(3 + 1, 4) < 5). Rank 0 then holds no block, so it can
+  // take block 20 back; rank 1 admits the unit in exchange for cluster 20: work 4 and 5, both
+  // under the sender's 8, 100 bytes on each rank.
+  auto ranks = make_ranks({{3, 1, 4}, {1}});
+  for (auto* o : {&ranks[0].objects[0], &ranks[0].objects[1]}) o->memory = ObjectMemory{0, 0, 10, 100};
+  ranks[0].objects[2].migratable = false;
+  ranks[1].objects[0].memory = ObjectMemory{0, 0, 20, 100};
+  const std::vector<Migration> swapped{move(1, 0, 1), move(2, 0, 1), move(4, 1, 0)};
+  for (const char* knowledge : {"knowledge=complete", "knowledge=log"}) {
+    auto lb = create(std::string("ordering=element_id iters=1 trials=1 deterministic=true memory_limit=150 ") + knowledge);
+    EXPECT_EQ(run(lb, ranks).migrations, swapped) << knowledge;
+    EXPECT_EQ(lb.report().iterations[0].rejected_memory, 0) << knowledge;
+    EXPECT_EQ(lb.report().iterations[0].transfers, 3) << knowledge;
+  }
+  // A one-way move is all the load-only run makes, and it breaks the limit.
+  auto load_only = create("ordering=element_id iters=1 trials=1 deterministic=true knowledge=complete");
+  EXPECT_EQ(run(load_only, ranks).migrations, (std::vector<Migration>{move(1, 0, 1)}));
+  // Rank 0 cannot take block 20 back while block 10 stays with object 2 (fixed here): no swap.
+  ranks[0].objects[1].migratable = false;
+  auto stuck = create("ordering=element_id iters=1 trials=1 deterministic=true knowledge=complete memory_limit=150");
+  EXPECT_TRUE(run(stuck, ranks).migrations.empty());
+  EXPECT_EQ(stuck.report().iterations[0].rejected_memory, 1);
+}
+
 TEST(TemperedWork, DeterministicPlanDoesNotDependOnDeliveryOrder) {
   // 64 ranks, 400 objects on the first 8, a ring of edges between consecutive objects, shared
   // blocks and footprints under a limit: the live-run guarantee of deterministic mode, with the

@@ -79,9 +79,18 @@
 // the receiver then computes W_x' exactly and, with admit=receiver, returns what fails. A memory
 // limit is checked by the sender against gossiped headroom (an upper bound of what o adds) and
 // by the receiver exactly, whatever `admit` says; refusals are counted apart (rejected_memory).
-// Where we differ: vt's TemperedWMin sums per-object work estimates and swaps clusters of shared
-// blocks; here work is the rank's, exact, and objects move one by one. transfer=sequential with
-// the model on is refused (it balances load only).
+// Under a memory limit or delta, the inform stage also carries each underloaded rank's shared
+// blocks (up to 16, with their bytes and their clusters' loads) and its largest working bytes:
+// an object whose block a peer already holds goes to the least loaded such peer before any CMF
+// draw, and adds neither the block's bytes nor homing there; objects of one block follow the
+// first to the same peer; and when a move is refused for memory, the sender may propose one
+// cluster swap per iteration (CCM-LB, Pebay et al. 2023): the peer admits the block's objects
+// whole in exchange for one of its own clusters, chosen against both ranks' work and memory
+// (cluster_swap.cpp). Where we differ: vt's TemperedWMin sums per-object work estimates, and
+// LBAF's CCM-LB transfers sequentially with every rank's clusters in view and swaps
+// subclusters; here work is the rank's, exact, decisions are distributed, and what a sender
+// knows of a peer's blocks is what was gossiped. transfer=sequential with the model on is
+// refused (it balances load only).
 //
 // Loads are seconds. Errors: ArgumentError for invalid options (fanout < 1, rounds < 1, ...).
 

@@ -103,6 +103,18 @@ class RankWork {
   double work_with(const LbObject& object, std::span<const HalfEdge> edges, Rank home) const;
   double memory_with(const LbObject& object, Rank home) const;
   bool holds(const ObjectId& id) const { return ids_.contains(id); }
+  // The largest working bytes of the objects here (0 when none): what a newcomer's working bytes
+  // must exceed to raise M(r).
+  double largest_working() const { return working_.empty() ? 0.0 : *working_.rbegin(); }
+  bool holds_block(std::int64_t shared_id, Rank home) const { return blocks_.contains({shared_id, home}); }
+  // The shared blocks here, keyed (shared_id, home), with their bytes: what a sender must know to
+  // tell whether an object's block is already on this rank (then it adds no bytes and no homing).
+  std::vector<std::pair<std::pair<std::int64_t, Rank>, double>> shared_blocks() const {
+    std::vector<std::pair<std::pair<std::int64_t, Rank>, double>> out;
+    out.reserve(blocks_.size());
+    for (const auto& [key, value] : blocks_) out.emplace_back(key, value.first);
+    return out;
+  }
 
  private:
   struct Volumes {

@@ -33,8 +33,31 @@ GossipView::GossipView(std::span<const std::byte> bytes) {
   loads_ = elements(sizeof(double), loads);
   headrooms_ = elements(sizeof(double), headrooms);
   if (headrooms == 0) headrooms_ = nullptr;
-  if (loads != size_ || (headrooms != 0 && headrooms != size_) || at != bytes.size())
+  if (loads != size_ || (headrooms != 0 && headrooms != size_)) throw std::out_of_range("GossipMessage payload malformed");
+  if (at == bytes.size()) return;  // no block tail
+  std::size_t working = 0, counts = 0, flat = 0, sizes = 0, loads_of = 0;
+  working_ = elements(sizeof(double), working);
+  counts_ = elements(sizeof(std::uint32_t), counts);
+  blocks_ = elements(sizeof(std::int64_t), flat);
+  bytes_ = elements(sizeof(double), sizes);
+  block_loads_ = elements(sizeof(double), loads_of);
+  if (working != size_ || counts != size_ || at != bytes.size()) throw std::out_of_range("GossipMessage payload malformed");
+  block_start_.resize(size_ + 1, 0);
+  for (std::size_t i = 0; i < size_; ++i) block_start_[i + 1] = block_start_[i] + element<std::uint32_t>(counts_, i);
+  if (2 * block_start_[size_] != flat || block_start_[size_] != sizes || sizes != loads_of)
     throw std::out_of_range("GossipMessage payload malformed");
+}
+
+PeerBlocks GossipView::blocks(std::size_t i) const {
+  PeerBlocks out;
+  out.working = element<double>(working_, i);
+  for (std::size_t j = block_start_[i]; j < block_start_[i + 1]; ++j) {
+    out.blocks.push_back(element<std::int64_t>(blocks_, 2 * j));
+    out.blocks.push_back(element<std::int64_t>(blocks_, 2 * j + 1));
+    out.bytes.push_back(element<double>(bytes_, j));
+    out.loads.push_back(element<double>(block_loads_, j));
+  }
+  return out;
 }
 
 void Knowledge::clear() {
@@ -42,6 +65,7 @@ void Knowledge::clear() {
   ranks_.clear();
   loads_.clear();
   headrooms_.clear();
+  blocks_.clear();
   priorities_.clear();
   cut_ = ~std::uint64_t{0};
   seen_ = 0;
@@ -49,9 +73,15 @@ void Knowledge::clear() {
 
 void Knowledge::merge(const GossipView& message, Rank ranks) {
   const std::size_t n = message.size();
-  if (cap_ != 0 || track_headroom_) {
+  if (cap_ != 0 || track_headroom_ || track_blocks_) {
     const bool headrooms = message.has_headrooms();
-    for (std::size_t i = 0; i < n; ++i) add(message.rank(i), message.load(i), ranks, headrooms ? message.headroom(i) : HUGE_VAL);
+    const bool blocks = track_blocks_ && message.has_blocks();
+    for (std::size_t i = 0; i < n; ++i) {
+      const Rank r = message.rank(i);
+      if (contains(r)) continue;
+      const PeerBlocks peer = blocks ? message.blocks(i) : PeerBlocks{};
+      add(r, message.load(i), ranks, headrooms ? message.headroom(i) : HUGE_VAL, &peer);
+    }
     return;
   }
   if (bits_.empty()) bits_.assign((static_cast<std::size_t>(ranks) + 63) / 64, 0);
@@ -89,6 +119,7 @@ void Knowledge::release() {
   std::vector<Rank>().swap(ranks_);
   std::vector<double>().swap(loads_);
   std::vector<double>().swap(headrooms_);
+  std::vector<PeerBlocks>().swap(blocks_);
   std::vector<std::uint64_t>().swap(priorities_);
 }
 
@@ -105,12 +136,14 @@ void Knowledge::compact() {
     loads_[kept] = loads_[i];
     priorities_[kept] = priorities_[i];
     if (track_headroom_) headrooms_[kept] = headrooms_[i];
+    if (track_blocks_) blocks_[kept] = std::move(blocks_[i]);
     ++kept;
   }
   ranks_.resize(kept);
   loads_.resize(kept);
   priorities_.resize(kept);
   if (track_headroom_) headrooms_.resize(kept);
+  if (track_blocks_) blocks_.resize(kept);
 }
 
 std::vector<std::size_t> Knowledge::rank_order() const {
@@ -175,6 +208,7 @@ void TemperedRank::reset_knowledge() {
     known_.release();
   }
   known_.track_headroom(shared_->limited);
+  known_.track_blocks(shared_->blocks);
   // The salt of the bottom-k sample, drawn only under a cap (no stream to seed otherwise).
   const auto cap = static_cast<std::size_t>(shared_->options->max_known);
   known_.limit(cap, cap != 0 ? stream(Stage::knowledge, 0).bits() : 0);
@@ -194,7 +228,8 @@ bool TemperedRank::knowledge_read_later(int round) const {
 void TemperedRank::inform(comm::Context& ctx) {
   const double own = value();
   if (!(own < shared_->average)) return;
-  known_.add(rank_, own, shared_->size, headroom());
+  const PeerBlocks blocks = shared_->blocks ? own_blocks() : PeerBlocks{};
+  known_.add(rank_, own, shared_->size, headroom(), &blocks);
   Random random = stream(Stage::inform, 0);
   send_gossip(ctx, 1, random);
 }
@@ -207,7 +242,8 @@ void TemperedRank::forward_if_reached(comm::Context& ctx, int round) {
 
 void TemperedRank::report_underload(comm::Context& ctx) {
   const double own = value();
-  if (own < shared_->average) ctx.send(0, shared_->underload, LoadReport{own, headroom()});
+  if (own < shared_->average)
+    ctx.send(0, shared_->underload, LoadReport{own, headroom(), shared_->blocks ? own_blocks() : PeerBlocks{}});
 }
 
 void TemperedRank::on_underload(comm::Context& ctx, const LoadReport& report) {
@@ -216,16 +252,20 @@ void TemperedRank::on_underload(comm::Context& ctx, const LoadReport& report) {
   if (underloads_.empty()) underloads_.assign(shared_->limited ? 2 * ranks : ranks, HUGE_VAL);
   underloads_[static_cast<std::size_t>(ctx.source())] = report.load;
   if (shared_->limited) underloads_[ranks + static_cast<std::size_t>(ctx.source())] = report.headroom;
+  if (shared_->blocks) {
+    if (underload_blocks_.empty()) underload_blocks_.resize(ranks);
+    underload_blocks_[static_cast<std::size_t>(ctx.source())] = report.blocks;
+  }
 }
 
-void TemperedRank::learn_all(const std::vector<double>& underloads) {
+void TemperedRank::learn_all(const std::vector<double>& underloads, const std::vector<PeerBlocks>& blocks) {
   known_.clear();
   if (!(value() > shared_->options->threshold * shared_->average)) return;
   const auto ranks = static_cast<std::size_t>(shared_->size);
   for (std::size_t r = 0; r < ranks && r < underloads.size(); ++r) {
     if (std::isfinite(underloads[r]))
       known_.add(static_cast<Rank>(r), underloads[r], shared_->size,
-                 underloads.size() > ranks ? underloads[ranks + r] : HUGE_VAL);
+                 underloads.size() > ranks ? underloads[ranks + r] : HUGE_VAL, r < blocks.size() ? &blocks[r] : nullptr);
   }
 }
 
@@ -261,7 +301,8 @@ void TemperedRank::send_gossip(comm::Context& ctx, int round, Random& random) {
   known_.settle();
   // Headrooms are tracked (and so not empty) only under memory limits.
   ctx.send_encoded_to_many(std::span<const Rank>(targets), shared_->gossip,
-                           GossipMessage::encode(round, known_.ranks(), known_.loads(), known_.headrooms()));
+                           GossipMessage::encode(round, known_.ranks(), known_.loads(), known_.headrooms(),
+                                                 known_.tracks_blocks() ? &known_.all_blocks() : nullptr));
 }
 
 }  // namespace tessera::lb::tempered

@@ -26,7 +26,9 @@ void inform(Team& team, Shared& shared) {
     team.step([](TemperedRank& self, comm::Context& ctx) { self.report_underload(ctx); });
     team.run_until_quiet();
     const auto underloads = team.broadcast(0, [](TemperedRank& self) { return self.take_underloads(); });
-    team.step([&](TemperedRank& self, comm::Context&) { self.learn_all(underloads); });
+    const auto blocks = shared.blocks ? team.broadcast(0, [](TemperedRank& self) { return self.take_underload_blocks(); })
+                                      : std::vector<tempered::PeerBlocks>{};
+    team.step([&](TemperedRank& self, comm::Context&) { self.learn_all(underloads, blocks); });
     return;
   }
   team.step([](TemperedRank& self, comm::Context& ctx) { self.inform(ctx); });
@@ -102,6 +104,7 @@ Plan TemperedLB::run(comm::Backend& backend, std::span<const StrategyInput> host
     throw ArgumentError(name_ + ": transfer=sequential balances load only; the work model (beta, gamma, delta, "
                         "rank_alpha, memory limits) needs transfer=distributed");
   }
+  shared.blocks = shared.modeled && (shared.limited || options_.work.delta != 0.0);
   if (shared.modeled && options_.work.beta != 0.0) exchange_edges(team);
 
   const double total = team.allreduce(comm::ReduceOp::sum, [](TemperedRank& self) { return self.load(); });

@@ -30,27 +30,77 @@ struct Held {
   }
 };
 
+// What a sender needs to know of an underloaded rank's memory beyond its headroom, when a memory
+// limit or the delta (homing) term is in force: the largest working bytes there, and the shared
+// blocks it holds, as flat (shared_id, home) pairs, the largest first and at most max_blocks of
+// them. An object whose block is already on the peer adds neither the block's bytes nor homing
+// there, so without this list the sender must count every block as new (CCM-LB's sequential
+// transfer reads the peer's blocks directly; our distributed sender only knows what was gossiped).
+// With each block come its bytes and its cluster's load there (the objects sharing it), which is
+// what a sender needs to judge a cluster swap (cluster_swap.cpp) before proposing one.
+struct PeerBlocks {
+  static constexpr std::size_t max_blocks = 16;
+  double working = 0.0;
+  std::vector<std::int64_t> blocks;  // (shared_id, home) pairs
+  std::vector<double> bytes;         // per block
+  std::vector<double> loads;         // per block: its cluster's load, seconds
+  std::size_t size() const { return bytes.size(); }
+  bool holds(std::int64_t shared_id, Rank home) const {
+    for (std::size_t i = 0; i + 1 < blocks.size(); i += 2) {
+      if (blocks[i] == shared_id && blocks[i + 1] == home) return true;
+    }
+    return false;
+  }
+  template <class A>
+  void serialize(A& ar) {
+    ar(working, blocks, bytes, loads);
+  }
+};
+
 // GOSSIPHANDLER's arguments: the sender's known underloaded ranks and their loads (aligned), and
-// with a memory limit the bytes each may still take (aligned; empty without limits).
+// with a memory limit the bytes each may still take (aligned; empty without limits). When shared
+// blocks are tracked (Shared::blocks) a tail follows: each rank's largest working bytes, its
+// count of blocks, then flat over all ranks the (shared_id, home) pairs, the blocks' bytes and
+// their clusters' loads; without it the encoding ends after headrooms.
 struct GossipMessage {
   std::int32_t round = 0;
   std::vector<Rank> ranks;
   std::vector<double> loads;
   std::vector<double> headrooms;
+  std::vector<double> working;
+  std::vector<std::uint32_t> block_counts;
+  std::vector<std::int64_t> blocks;
+  std::vector<double> block_bytes;
+  std::vector<double> block_loads;
   template <class A>
   void serialize(A& ar) {
-    ar(round, ranks, loads, headrooms);
+    ar(round, ranks, loads, headrooms, working, block_counts, blocks, block_bytes, block_loads);
   }
   // The encoding of a message with these fields, written from the sender's own lists in one
   // allocation of the exact size: no copy of the lists into a message, and no spare capacity
-  // held by each of the P x fanout payloads in flight.
+  // held by each of the P x fanout payloads in flight. `peers` (aligned with ranks) only when
+  // blocks are tracked.
   static comm::Payload encode(std::int32_t round, const std::vector<Rank>& ranks, const std::vector<double>& loads,
-                              const std::vector<double>& headrooms) {
+                              const std::vector<double>& headrooms, const std::vector<PeerBlocks>* peers = nullptr) {
     comm::Payload out;
     out.reserve(sizeof round + 3 * sizeof(std::uint64_t) + ranks.size() * sizeof(Rank) +
                 (loads.size() + headrooms.size()) * sizeof(double));
     comm::ByteWriter writer(out);
     writer(round, ranks, loads, headrooms);  // as serialize() does
+    if (peers != nullptr) {
+      std::vector<double> working;
+      std::vector<std::uint32_t> counts;
+      std::vector<std::int64_t> flat;
+      std::vector<double> bytes, loads;
+      for (const PeerBlocks& p : *peers) {
+        working.push_back(p.working);
+        counts.push_back(static_cast<std::uint32_t>(p.size()));
+        flat.insert(flat.end(), p.blocks.begin(), p.blocks.end());
+        bytes.insert(bytes.end(), p.bytes.begin(), p.bytes.end());
+        loads.insert(loads.end(), p.loads.begin(), p.loads.end());
+      }
+      writer(working, counts, flat, bytes, loads);
+    }
     return out;
   }
 };
@@ -70,6 +120,9 @@ class GossipView {
   Rank rank(std::size_t i) const { return element<Rank>(ranks_, i); }
   double load(std::size_t i) const { return element<double>(loads_, i); }
   double headroom(std::size_t i) const { return element<double>(headrooms_, i); }
+  bool has_blocks() const { return working_ != nullptr; }
+  // The i-th rank's PeerBlocks (has_blocks() only).
+  PeerBlocks blocks(std::size_t i) const;
 
  private:
   template <class T>
@@ -83,17 +136,36 @@ class GossipView {
   const std::byte* ranks_ = nullptr;
   const std::byte* loads_ = nullptr;
   const std::byte* headrooms_ = nullptr;  // null when the message carries none
+  const std::byte* working_ = nullptr;    // null when the message has no block tail
+  const std::byte* counts_ = nullptr;
+  const std::byte* blocks_ = nullptr;
+  const std::byte* bytes_ = nullptr;
+  const std::byte* block_loads_ = nullptr;
+  std::vector<std::size_t> block_start_;  // per rank: its first block
 };
 
 // Objects proposed to the receiving rank by one overloaded rank in one iteration (or sent back
 // to it by a receiver that did not admit them), with the sender's load when it decided each one
 // (seconds, aligned with objects; empty where the receiver must take them all).
+//
+// A cluster swap (cluster_swap.cpp): when swap_id >= 0, the objects of the message whose shared
+// block is (swap_id, swap_home) are one unit, admitted whole or returned whole, and the receiver
+// may make room for it by sending back one whole cluster of its own (in its returned message).
+// The rest says what the receiver needs to judge that cluster at the sender: the sender's work
+// once everything it proposed has left (seconds), its alpha, the bytes it can take back
+// whatever else is returned to it, and its blocks and largest working bytes.
 struct TransferMessage {
   std::vector<Held> objects;
   std::vector<double> sender_loads;
+  std::int64_t swap_id = -1;
+  Rank swap_home = no_rank;
+  double swap_after = 0.0;
+  double swap_alpha = 1.0;
+  double swap_headroom = 0.0;
+  PeerBlocks swap_blocks;
   template <class A>
   void serialize(A& ar) {
-    ar(objects, sender_loads);
+    ar(objects, sender_loads, swap_id, swap_home, swap_after, swap_alpha, swap_headroom, swap_blocks);
   }
 };
 
@@ -108,11 +180,16 @@ struct TurnToken {
   }
 };
 
-// An underloaded rank's load (or work), sent to rank 0 for complete knowledge, and the bytes it may
-// still take under its memory limit (+inf without one).
+// An underloaded rank's load (or work), sent to rank 0 for complete knowledge, the bytes it may
+// still take under its memory limit (+inf without one) and, when tracked, its blocks.
 struct LoadReport {
   double load = 0.0;  // seconds
   double headroom = 0.0;
+  PeerBlocks blocks;
+  template <class A>
+  void serialize(A& ar) {
+    ar(load, headroom, blocks);
+  }
 };
 
 // Work model with beta != 0: edges recorded by a rank, sent to the directory rank of each end
@@ -180,7 +257,7 @@ class Knowledge {
   }
   // Adds r unless known. `ranks` is P, the size of the bitmap. Inline: the gossip calls it once
   // per entry of every message, hundreds of millions of times per iteration on 4096 ranks.
-  void add(Rank r, double load, Rank ranks, double headroom = HUGE_VAL) {
+  void add(Rank r, double load, Rank ranks, double headroom = HUGE_VAL, const PeerBlocks* blocks = nullptr) {
     if (bits_.empty()) bits_.assign((static_cast<std::size_t>(ranks) + 63) / 64, 0);
     const auto i = static_cast<std::size_t>(r);
     const std::uint64_t bit = std::uint64_t{1} << (i % 64);
@@ -196,6 +273,7 @@ class Knowledge {
     ranks_.push_back(r);
     loads_.push_back(load);
     if (track_headroom_) headrooms_.push_back(headroom);
+    if (track_blocks_) blocks_.push_back(blocks != nullptr ? *blocks : PeerBlocks{});
     if (cap_ != 0 && ranks_.size() >= 2 * cap_) compact();
   }
   // add() for every entry of a received message. Without cap and headrooms (the default keys) it
@@ -207,6 +285,15 @@ class Knowledge {
   void track_headroom(bool on) { track_headroom_ = on; }
   // The headroom of the i-th known rank, bytes (+inf when not tracked).
   double headroom(std::size_t i) const { return track_headroom_ ? headrooms_[i] : HUGE_VAL; }
+  // Blocks are kept only when Shared::blocks says so. Set before the first add.
+  void track_blocks(bool on) { track_blocks_ = on; }
+  bool tracks_blocks() const { return track_blocks_; }
+  // The i-th known rank's blocks (empty when not tracked).
+  const PeerBlocks& blocks(std::size_t i) const {
+    static const PeerBlocks none;
+    return track_blocks_ ? blocks_[i] : none;
+  }
+  const std::vector<PeerBlocks>& all_blocks() const { return blocks_; }
   std::size_t size() const { return ranks_.size(); }
   const std::vector<Rank>& ranks() const { return ranks_; }
   const std::vector<double>& loads() const { return loads_; }
@@ -223,6 +310,8 @@ class Knowledge {
   std::vector<double> loads_;
   std::vector<double> headrooms_;  // bytes each may still take, when tracked
   bool track_headroom_ = false;
+  std::vector<PeerBlocks> blocks_;  // when tracked
+  bool track_blocks_ = false;
   std::size_t seen_ = 0;
   std::size_t cap_ = 0;
   std::uint64_t salt_ = 0;
@@ -246,6 +335,8 @@ struct Shared {
   // `average` is of work and recomputed every iteration. limited: some rank has a memory limit.
   bool modeled = false;
   bool limited = false;
+  // Modeled with a memory limit or delta != 0: knowledge carries each peer's shared blocks.
+  bool blocks = false;
   comm::Handler<DirectoryMessage> directory;
   comm::Handler<EdgeDelivery> edges;
   comm::Handler<GossipView> gossip;
@@ -294,7 +385,8 @@ class TemperedRank {
   void report_underload(comm::Context& ctx);
   void on_underload(comm::Context& ctx, const LoadReport& report);
   std::vector<double> take_underloads() { return std::move(underloads_); }
-  void learn_all(const std::vector<double>& underloads);
+  std::vector<PeerBlocks> take_underload_blocks() { return std::move(underload_blocks_); }
+  void learn_all(const std::vector<double>& underloads, const std::vector<PeerBlocks>& blocks);
   void on_gossip(comm::Context& ctx, const GossipView& message);
 
   // --- transfer (Algorithm 2) ---
@@ -343,9 +435,16 @@ class TemperedRank {
   // The work and memory of the current proposal.
   RankWork modeled() const;
   double headroom() const { return has_limit() ? limit_ - modeled().memory() : HUGE_VAL; }
+  // What this rank tells senders about its blocks (Shared::blocks only).
+  PeerBlocks own_blocks() const;
   // Work-model TRANSFER (distributed) and admission of arrivals.
   void propose_modeled(comm::Context& ctx);
   void admit_modeled(comm::Context& ctx);
+  // Cluster swaps (cluster_swap.cpp). A unit that arrived as a swap: admits it whole, alone or
+  // in exchange for one of this rank's clusters (added to `back`), into `state`, or returns it
+  // whole. Returns whether it was admitted.
+  bool admit_swap(RankWork& state, TransferMessage& message, Rank source, double sender_work,
+                  std::vector<Held>& back);
 
   const Shared* shared_;
   Rank rank_;
@@ -365,6 +464,7 @@ class TemperedRank {
   int forwards_left_ = 0;            // rounds 1..k-1 not yet forwarded (asynchronous mode)
   bool transferring_ = false;        // reads its knowledge in the transfer stage
   std::vector<double> underloads_;   // rank 0 with complete knowledge: load by rank
+  std::vector<PeerBlocks> underload_blocks_;  // and, when tracked, blocks by rank
   std::int64_t transfers_ = 0;
   std::int64_t rejected_ = 0;
   std::vector<std::pair<Rank, TransferMessage>> arrivals_;

@@ -1,6 +1,7 @@
 // TemperedLB with the work model on (tempered_lb.hpp, work_model.hpp): the edge exchange that
 // gives every object its edges, the transfer stage in work, and the admission of arrivals against
-// the receiver's exact work and memory.
+// the receiver's exact work and memory. Shared blocks are placed as CCM-LB's clusters (Pebay et
+// al. 2023): see tempered_lb.hpp for what is kept together and cluster_swap.cpp for swaps.
 
 #include <algorithm>
 #include <map>
@@ -25,6 +26,27 @@ RankWork TemperedRank::modeled() const {
   RankWork state(shared_->options->work, rank_, alpha_, input_->working_bytes);
   for (const Held& held : held_) state.add(held.object, held.edges, held.origin);
   return state;
+}
+
+PeerBlocks TemperedRank::own_blocks() const {
+  const RankWork state = modeled();
+  std::map<std::pair<std::int64_t, Rank>, double> cluster_load;
+  for (const Held& held : held_) {
+    if (held.object.memory.shared_id >= 0) cluster_load[{held.object.memory.shared_id, held.origin}] += held.object.load;
+  }
+  PeerBlocks out;
+  out.working = state.largest_working();
+  auto blocks = state.shared_blocks();  // in key order: ties below stay deterministic
+  // The largest first: a sender that does not see a block must count its bytes, so the list
+  // keeps those whose absence would cost most.
+  std::stable_sort(blocks.begin(), blocks.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
+  for (std::size_t i = 0; i < blocks.size() && i < PeerBlocks::max_blocks; ++i) {
+    out.blocks.push_back(blocks[i].first.first);
+    out.blocks.push_back(blocks[i].first.second);
+    out.bytes.push_back(blocks[i].second);
+    out.loads.push_back(cluster_load[blocks[i].first]);
+  }
+  return out;
 }
 
 // --- edge exchange -------------------------------------------------------------------------------
@@ -98,10 +120,12 @@ void TemperedRank::propose_modeled(comm::Context& ctx) {
   known_.settle();
   std::vector<Peer> peers;
   std::vector<double> headroom;
+  std::vector<const PeerBlocks*> there;  // what each peer held when it informed
   for (const std::size_t i : known_.rank_order()) {
     if (known_.ranks()[i] == rank_) continue;
     peers.push_back(Peer{known_.ranks()[i], known_.loads()[i]});
     headroom.push_back(known_.headroom(i));
+    there.push_back(&known_.blocks(i));
   }
   if (peers.empty()) return;
 
@@ -122,41 +146,87 @@ void TemperedRank::propose_modeled(comm::Context& ctx) {
   // such clusters whole): there the block is counted once, in memory and in the homing term,
   // instead of once per object on as many ranks.
   std::map<std::int64_t, std::size_t> block_peer;     // shared_id -> index into peers
-  std::vector<double> working_sent(peers.size(), 0.0);  // largest working bytes sent to each peer
+  // The largest working bytes on each peer: what it informed, then what was sent to it.
+  std::vector<double> working_sent(peers.size(), 0.0);
+  for (std::size_t p = 0; p < peers.size(); ++p) working_sent[p] = there[p]->working;
+  // At most one cluster swap per sender and iteration: what it can take back is judged against
+  // its memory with everything else it proposes returned, which holds for one cluster only.
+  const bool may_swap = shared_->limited;
+  const RankWork before = state;
+  std::size_t swap_peer = Cmf::npos;
+  std::pair<std::int64_t, Rank> swap_key{-1, no_rank};
+  const bool grapevine = options.criterion == TemperedOptions::Criterion::grapevine;
   for (std::size_t n = 0; n < order.size() && own > limit; ++n) {
     const Held& held = held_[order[n]];
     const ObjectMemory& m = held.object.memory;
     const auto follows = m.shared_id >= 0 ? block_peer.find(m.shared_id) : block_peer.end();
-    const std::size_t peer = follows != block_peer.end() ? follows->second : cmf.sample(random.real());
+    std::size_t peer = follows != block_peer.end() ? follows->second : Cmf::npos;
+    if (peer == Cmf::npos && m.shared_id >= 0 && shared_->blocks) {
+      // A peer known to hold the block takes the object without its bytes or homing: the least
+      // loaded such peer below the average, before any draw (CCM-LB keeps clusters together).
+      for (std::size_t p = 0; p < peers.size(); ++p) {
+        if (peers[p].load < shared_->average && there[p]->holds(m.shared_id, held.origin) &&
+            (peer == Cmf::npos || peers[p].load < peers[peer].load))
+          peer = p;
+      }
+    }
+    if (peer == Cmf::npos) peer = cmf.sample(random.real());
     if (peer == Cmf::npos) break;
-    const bool block_there = follows != block_peer.end();
+    const bool block_there =
+        m.shared_id >= 0 && (follows != block_peer.end() || there[peer]->holds(m.shared_id, held.origin));
     double out = 0.0, in = 0.0;
     for (const HalfEdge& e : held.edges) (e.out ? out : in) += e.bytes;
     const bool homeless = m.shared_id >= 0 && held.origin != peers[peer].rank && !block_there;
     const double after_peer = peers[peer].load + model.alpha * held.object.load + model.beta * std::max(out, in) +
                               model.delta * (homeless ? m.shared_bytes : 0.0);
     const double after_own = state.work_without(held.object, held.edges, held.origin);
-    // An upper bound of what the peer's memory grows by: the footprint, the block unless it went
-    // there already in this proposal, and the working bytes beyond the largest already sent.
+    // An upper bound of what the peer's memory grows by: the footprint, the block unless the peer
+    // informed it holds it or it went there already in this proposal, and the working bytes
+    // beyond the largest there.
     const double adds = m.footprint_bytes + std::max(0.0, m.working_bytes - working_sent[peer]) +
                         (m.shared_id >= 0 && !block_there ? m.shared_bytes : 0.0);
+    double peer_after = after_peer;
     if (adds > headroom[peer]) {
-      ++rejected_memory_;
-      continue;
-    }
-    const bool holds = options.criterion == TemperedOptions::Criterion::grapevine
-                           ? after_peer < shared_->average
-                           : std::max(after_peer, after_own) < own;
-    if (!holds) {
-      ++rejected_;
-      continue;
+      // Refused for memory: unless the peer can send back one of its clusters (of another block,
+      // whose bytes make room) and both ranks still end below this one's work, as CCM-LB swaps.
+      std::size_t best = Cmf::npos;
+      double best_max = HUGE_VAL;
+      const PeerBlocks& known = *there[peer];
+      for (std::size_t j = 0; may_swap && swap_peer == Cmf::npos && !block_there && j < known.size(); ++j) {
+        const std::int64_t id = known.blocks[2 * j];
+        const auto home = static_cast<Rank>(known.blocks[2 * j + 1]);
+        if ((id == m.shared_id && home == held.origin) || headroom[peer] + known.bytes[j] < adds) continue;
+        const double swapped_peer = after_peer - model.alpha * known.loads[j];
+        const double swapped_own = after_own + alpha_ * known.loads[j] +
+                                   model.delta * (home != rank_ && !state.holds_block(id, home) ? known.bytes[j] : 0.0);
+        const double worst = std::max(swapped_peer, swapped_own);
+        const bool fits = grapevine ? swapped_peer < shared_->average && swapped_own < own : worst < own;
+        if (fits && worst < best_max) {
+          best = j;
+          best_max = worst;
+        }
+      }
+      if (best == Cmf::npos) {
+        ++rejected_memory_;
+        continue;
+      }
+      swap_peer = peer;
+      swap_key = {m.shared_id, held.origin};
+      peer_after = after_peer - model.alpha * known.loads[best];
+      headroom[peer] += known.bytes[best];
+    } else {
+      const bool holds = grapevine ? after_peer < shared_->average : std::max(after_peer, after_own) < own;
+      if (!holds) {
+        ++rejected_;
+        continue;
+      }
     }
     TransferMessage& message = outgoing[peers[peer].rank];
     message.objects.push_back(held);
     message.sender_loads.push_back(own);
     state.remove(held.object, held.edges, held.origin);
     own = state.work();
-    peers[peer].load = after_peer;
+    peers[peer].load = peer_after;
     headroom[peer] -= adds;
     working_sent[peer] = std::max(working_sent[peer], m.working_bytes);
     if (m.shared_id >= 0) block_peer.emplace(m.shared_id, peer);
@@ -169,6 +239,27 @@ void TemperedRank::propose_modeled(comm::Context& ctx) {
     if (!leaving[i]) staying.push_back(std::move(held_[i]));
   }
   held_ = std::move(staying);
+  if (swap_peer != Cmf::npos) {
+    // What the sender can take back: its memory with every object returned but the swap's unit.
+    RankWork bound = before;
+    for (const Held& held : outgoing[peers[swap_peer].rank].objects) {
+      if (held.object.memory.shared_id == swap_key.first && held.origin == swap_key.second)
+        bound.remove(held.object, held.edges, held.origin);
+    }
+    TransferMessage& message = outgoing[peers[swap_peer].rank];
+    message.swap_id = swap_key.first;
+    message.swap_home = swap_key.second;
+    message.swap_after = state.work();
+    message.swap_alpha = alpha_;
+    message.swap_headroom = limit_ - bound.memory();
+    message.swap_blocks.working = bound.largest_working();
+    for (const auto& [key, bytes] : bound.shared_blocks()) {
+      message.swap_blocks.blocks.push_back(key.first);
+      message.swap_blocks.blocks.push_back(key.second);
+      message.swap_blocks.bytes.push_back(bytes);
+      message.swap_blocks.loads.push_back(0.0);
+    }
+  }
   for (const auto& [dest, message] : outgoing) ctx.send(dest, shared_->proposal, message);
 }
 
@@ -194,8 +285,16 @@ void TemperedRank::admit_modeled(comm::Context& ctx) {
   });
   RankWork state = modeled();
   std::map<Rank, TransferMessage> back;
+  std::vector<bool> unit_done(arrivals_.size(), false);
   for (const Candidate& c : candidates) {
-    Held& held = arrivals_[c.message].second.objects[c.index];
+    TransferMessage& message = arrivals_[c.message].second;
+    Held& held = message.objects[c.index];
+    if (message.swap_id >= 0 && held.object.memory.shared_id == message.swap_id && held.origin == message.swap_home) {
+      // A swap's unit is decided whole when its first object comes up (its sender's largest work).
+      if (!unit_done[c.message]) admit_swap(state, message, c.source, c.sender_work, back[c.source].objects);
+      unit_done[c.message] = true;
+      continue;
+    }
     bool admit = true;
     if (state.memory_with(held.object, held.origin) > limit_) {
       ++rejected_memory_;
@@ -215,7 +314,9 @@ void TemperedRank::admit_modeled(comm::Context& ctx) {
     }
   }
   arrivals_.clear();
-  for (const auto& [source, message] : back) ctx.send(source, shared_->returned, message);
+  for (const auto& [source, message] : back) {
+    if (!message.objects.empty()) ctx.send(source, shared_->returned, message);
+  }
 }
 
 }  // namespace tessera::lb::tempered
