@@ -200,6 +200,43 @@ TEST(TemperedWork, ClusterSwapMakesRoomWhereAOneWayMoveBreaksTheLimit) {
   EXPECT_EQ(stuck.report().iterations[0].rejected_memory, 1);
 }
 
+TEST(TemperedWork, TwoClusterSwapsInOneIterationShareTheSendersMemory) {
+  // Rank 0: objects 1 and 2 (4 s each) alone in blocks 10 and 11, object 3 (4 s) fixed. Ranks 1
+  // and 2 each hold two clusters of one object, 1 s and 0.5 s, in blocks 20, 21 and 30, 31.
+  // Blocks are 100 bytes, the limit 250 a rank, the average 5: ranks 1 and 2 are full (a third block is 300 bytes), so both moves
+  // are refused for memory and only swaps place them. Object 1 goes first (to the peer the CMF
+  // draws; it then sits at the average, so object 2 goes to the other): its best swap takes back
+  // the 0.5 s cluster (max(1.5 + 4 - 0.5, 8 + 0.5) = 8.5 < 12). Object 2's swap is judged with
+  // that 0.5 s reserved: max(5, 4 + 0.5 + 0.5) = 5 < 8. With both units gone rank 0 holds no
+  // block, 250 bytes of room: each swap gets its unit's 100 bytes and half of the 50 left, enough
+  // for a 100-byte block; and each receiver may give back at most the 0.5 s the sender reserved.
+  // Every rank ends at 5 s and 200 bytes; with one swap per sender, object 2 could not leave.
+  auto ranks = make_ranks({{4, 4, 4}, {1, 0.5}, {1, 0.5}});
+  ranks[0].objects[0].memory = ObjectMemory{0, 0, 10, 100};
+  ranks[0].objects[1].memory = ObjectMemory{0, 0, 11, 100};
+  ranks[0].objects[2].migratable = false;
+  ranks[1].objects[0].memory = ObjectMemory{0, 0, 20, 100};
+  ranks[1].objects[1].memory = ObjectMemory{0, 0, 21, 100};
+  ranks[2].objects[0].memory = ObjectMemory{0, 0, 30, 100};
+  ranks[2].objects[1].memory = ObjectMemory{0, 0, 31, 100};
+  for (const char* knowledge : {"knowledge=complete", "knowledge=log"}) {
+    auto lb = create(std::string("ordering=element_id iters=1 trials=1 deterministic=true memory_limit=250 ") + knowledge);
+    const Plan plan = run(lb, ranks);
+    auto moves = plan.migrations;
+    std::sort(moves.begin(), moves.end(), [](const Migration& a, const Migration& b) { return a.object < b.object; });
+    ASSERT_EQ(moves.size(), 4U) << knowledge;
+    // Objects 1 and 2 to distinct peers, and each peer's 0.5 s cluster (5 and 7) back to rank 0.
+    EXPECT_EQ(moves[0].object, id(1));
+    EXPECT_EQ(moves[1].object, id(2));
+    EXPECT_NE(moves[0].to, moves[1].to);
+    EXPECT_EQ(moves[2], move(5, 1, 0));
+    EXPECT_EQ(moves[3], move(7, 2, 0));
+    EXPECT_EQ(lb.report().iterations[0].rejected_memory, 0) << knowledge;
+    EXPECT_EQ(lb.report().iterations[0].transfers, 4) << knowledge;
+    EXPECT_DOUBLE_EQ(lb.report().iterations[0].imbalance, 0.0) << knowledge;
+  }
+}
+
 TEST(TemperedWork, DeterministicPlanDoesNotDependOnDeliveryOrder) {
   // 64 ranks, 400 objects on the first 8, a ring of edges between consecutive objects, shared
   // blocks and footprints under a limit: the live-run guarantee of deterministic mode, with the

@@ -83,9 +83,12 @@
 // blocks (up to 16, with their bytes and their clusters' loads) and its largest working bytes:
 // an object whose block a peer already holds goes to the least loaded such peer before any CMF
 // draw, and adds neither the block's bytes nor homing there; objects of one block follow the
-// first to the same peer; and when a move is refused for memory, the sender may propose one
-// cluster swap per iteration (CCM-LB, Pebay et al. 2023): the peer admits the block's objects
-// whole in exchange for one of its own clusters, chosen against both ranks' work and memory
+// first to the same peer; and when a move is refused for memory, the sender may propose a
+// cluster swap (CCM-LB, Pebay et al. 2023), one per peer and several per iteration: it sends the
+// object alone or its whole cluster (which frees the block, so that another can come back), and
+// the peer admits that unit whole in exchange for one of its own clusters, chosen against both
+// ranks' work and memory; the sender splits the memory it can take back among its swaps and caps
+// the work each may bring back, so no outcome of the receivers' choices breaks its limit
 // (cluster_swap.cpp). Where we differ: vt's TemperedWMin sums per-object work estimates, and
 // LBAF's CCM-LB transfers sequentially with every rank's clusters in view and swaps
 // subclusters; here work is the rank's, exact, decisions are distributed, and what a sender

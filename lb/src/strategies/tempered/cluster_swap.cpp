@@ -1,5 +1,5 @@
-// Cluster swaps under memory limits: the receiving side of TemperedLB's work-model transfer
-// (work_mode.cpp proposes them).
+// Cluster swaps under memory limits in TemperedLB's work-model transfer: the sender's choice of a
+// swap and its share of memory (work_mode.cpp calls them while proposing) and the receiver's side.
 //
 // Source: Pebay et al., "CCM-LB" (communication- and memory-constrained load balancing, Sandia
 // report, 2023), as LBAF's InformAndTransfer with clustering runs it: objects of one rank that
@@ -7,11 +7,14 @@
 // memory limit, the peer may give back one of its own clusters so that both blocks change places.
 // Where we differ: LBAF's transfer is sequential and reads every rank's clusters directly, and
 // it swaps whole clusters (or subclusters) on both sides. Here the sender decides from what the
-// peer gossiped (its blocks, their bytes and their clusters' loads), may propose one swap per
-// iteration, and its side of the swap is the objects of one block it chose to send (a whole
-// cluster or part of it, as the transfer stage's ordering gave them); the receiver then picks the
-// cluster to give back against its exact work and memory, and against the sender's memory bound
-// carried in the proposal, so no memory limit is ever broken on either side.
+// peer gossiped (its blocks, their bytes and their clusters' loads), may propose one swap per peer
+// (several per iteration), and its side of a swap is the objects of one block it chose to send:
+// the refused object with whatever of its block follows it, or its whole cluster here, which is
+// what lets a sender at its limit take a block back (on challenging_toy_fewer_tasks every rank
+// ends at the 5 blocks its limit allows, so a swap that leaves part of a cluster behind can only
+// be refused). The receiver then picks the cluster to give back against its exact work and
+// memory, and against the sender's memory share and work cap carried in the proposal, so no
+// memory limit is ever broken on either side, whichever swaps the receivers accept.
 
 #include <algorithm>
 #include <map>
@@ -80,8 +83,11 @@ bool TemperedRank::admit_swap(RankWork& state, TransferMessage& message, Rank so
     trial = with_unit(std::move(trial));
     if (trial.memory() > limit_) continue;
     // The sender's work is bounded from above: every byte of the cluster's edges off its rank.
-    const double sender_after = message.swap_after + message.swap_alpha * load + model.beta * volume +
-                                model.delta * (key.second != source && !block_at_sender ? bytes : 0.0);
+    const double added = message.swap_alpha * load + model.beta * volume +
+                         model.delta * (key.second != source && !block_at_sender ? bytes : 0.0);
+    // Beyond its cap it could take the sender past what its other swaps were judged against.
+    if (added > message.swap_cap * (1.0 + 1e-12)) continue;
+    const double sender_after = message.swap_after + added;
     const double worst = std::max(trial.work(), sender_after);
     const bool fits = grapevine ? trial.work() < shared_->average && sender_after < sender_work : worst < sender_work;
     if (fits && worst < chosen_worst) {
@@ -112,6 +118,172 @@ bool TemperedRank::admit_swap(RankWork& state, TransferMessage& message, Rank so
   state = std::move(chosen_state);
   take_unit();
   return true;
+}
+
+SwapChoice TemperedRank::choose_swap(std::size_t object, const SwapPeer& peer, const RankWork& state,
+                                     const RankWork& before, const std::vector<bool>& leaving,
+                                     const std::vector<SwapPlan>& swaps, double own, double reserved) const {
+  const TemperedOptions& options = *shared_->options;
+  const WorkModel& model = options.work;
+  const bool grapevine = options.criterion == TemperedOptions::Criterion::grapevine;
+  const Held& first = held_[object];
+  const ObjectMemory& m = first.object.memory;
+  const auto key_of = [](const Held& held) { return std::pair{held.object.memory.shared_id, held.origin}; };
+  // The units: the object alone, then its whole cluster here when more of it stays.
+  std::vector<std::vector<std::size_t>> units{{object}};
+  if (m.shared_id >= 0) {
+    std::vector<std::size_t> cluster{object};
+    for (std::size_t i = 0; i < held_.size(); ++i) {
+      if (i != object && !leaving[i] && held_[i].object.migratable && key_of(held_[i]) == key_of(first))
+        cluster.push_back(i);
+    }
+    if (cluster.size() > 1) units.push_back(std::move(cluster));
+  }
+  // This rank with the units of the swaps already chosen gone (their leaving objects).
+  RankWork swapped_out = before;
+  std::vector<std::vector<std::size_t>> chosen(swaps.size());
+  for (std::size_t i = 0; i < held_.size(); ++i) {
+    for (std::size_t s = 0; s < swaps.size() && leaving[i]; ++s) {
+      if (key_of(held_[i]) == swaps[s].key) {
+        swapped_out.remove(held_[i].object, held_[i].edges, held_[i].origin);
+        chosen[s].push_back(i);
+      }
+    }
+  }
+  const PeerBlocks& known = *peer.blocks;
+  SwapChoice best;
+  double best_worst = HUGE_VAL;
+  for (std::vector<std::size_t>& unit : units) {
+    double load = 0.0, edges = 0.0, footprint = 0.0, working = 0.0;
+    RankWork base = swapped_out, without = state;
+    for (const std::size_t i : unit) {
+      const Held& held = held_[i];
+      double out = 0.0, in = 0.0;
+      for (const HalfEdge& e : held.edges) (e.out ? out : in) += e.bytes;
+      load += held.object.load;
+      edges += std::max(out, in);
+      footprint += held.object.memory.footprint_bytes;
+      working = std::max(working, held.object.memory.working_bytes);
+      base.remove(held.object, held.edges, held.origin);
+      without.remove(held.object, held.edges, held.origin);
+    }
+    const bool homeless = m.shared_id >= 0 && first.origin != peer.rank;
+    const double after_peer = peer.load + model.alpha * load + model.beta * edges + model.delta * (homeless ? m.shared_bytes : 0.0);
+    const double after_own = without.work();
+    const double adds = footprint + std::max(0.0, working - peer.working) + (m.shared_id >= 0 ? m.shared_bytes : 0.0);
+    // The memory this rank needs to take back what every swap expects (finish_swaps shares out
+    // limit - M(base) the same way): for each, at least its unit, or the cluster's block if more.
+    const auto unit_bytes = [&](const std::vector<std::size_t>& members) {
+      RankWork with = base;
+      for (const std::size_t i : members) with.add(held_[i].object, held_[i].edges, held_[i].origin);
+      return with.memory() - base.memory();
+    };
+    double needed = 0.0;
+    for (std::size_t s = 0; s < swaps.size(); ++s) needed += std::max(unit_bytes(chosen[s]), swaps[s].bytes);
+    const double own_unit = unit_bytes(unit);
+    const double room = limit_ - base.memory();
+    for (std::size_t j = 0; j < known.size(); ++j) {
+      const std::int64_t id = known.blocks[2 * j];
+      const auto home = static_cast<Rank>(known.blocks[2 * j + 1]);
+      if ((id == m.shared_id && home == first.origin) || peer.headroom + known.bytes[j] < adds) continue;
+      const double bytes = base.holds_block(id, home) ? 0.0 : known.bytes[j];
+      if (needed + std::max(own_unit, bytes) > room) continue;
+      const double swapped_peer = after_peer - model.alpha * known.loads[j];
+      const double back =
+          alpha_ * known.loads[j] + model.delta * (home != rank_ && !state.holds_block(id, home) ? known.bytes[j] : 0.0);
+      const double swapped_own = after_own + reserved + back;
+      const double worst = std::max(swapped_peer, swapped_own);
+      const bool fits = grapevine ? swapped_peer < shared_->average && swapped_own < own : worst < own;
+      if (fits && worst < best_worst) {
+        best_worst = worst;
+        best.unit = unit;
+        best.cluster = j;
+        best.peer_after = swapped_peer;
+        best.work = back;
+        best.bytes = bytes;
+        best.adds = adds;
+      }
+    }
+  }
+  return best;
+}
+
+void TemperedRank::finish_swaps(const RankWork& before, double after, const std::vector<SwapPlan>& swaps,
+                                const std::vector<TransferMessage*>& messages) const {
+  const auto in_unit = [&](const Held& held, std::size_t i) {
+    return held.object.memory.shared_id == swaps[i].key.first && held.origin == swaps[i].key.second;
+  };
+  const auto without_units = [&](std::size_t from, std::size_t to) {
+    RankWork out = before;
+    for (std::size_t i = from; i < to; ++i) {
+      for (const Held& held : messages[i]->objects) {
+        if (in_unit(held, i)) out.remove(held.object, held.edges, held.origin);
+      }
+    }
+    return out;
+  };
+  // What the sender can take back is judged against `base`, itself with every swap's unit gone and
+  // everything else it proposed returned (receivers admitting more only frees memory here). Each
+  // swap ends either with its unit returned or with one cluster back, and each adds to base at
+  // most its bytes beyond base (footprints, blocks base lacks, working bytes above base's): so
+  // shares of limit - M(base), each at least its unit's own bytes, keep the sum within the limit
+  // however the receivers decide.
+  const std::size_t n = swaps.size();
+  const RankWork base = without_units(0, n);
+  const double room = limit_ - base.memory();
+  std::vector<double> unit(n, 0.0);
+  double units = 0.0;
+  for (std::size_t i = 0; i < n; ++i) {
+    RankWork with = base;
+    for (const Held& held : messages[i]->objects) {
+      if (in_unit(held, i)) with.add(held.object, held.edges, held.origin);
+    }
+    unit[i] = with.memory() - base.memory();
+    units += unit[i];
+  }
+  std::vector<double> headroom(n, 0.0);
+  std::vector<double> cap(n, HUGE_VAL);
+  bool first_only = false;
+  if (n == 1) {
+    headroom[0] = room;
+  } else if (room >= units) {
+    // Each swap first gets what its expected cluster needs beyond its unit (decision order),
+    // then an equal part of what is left.
+    double slack = room - units;
+    for (std::size_t i = 0; i < n; ++i) {
+      const double extra = std::min(std::max(0.0, swaps[i].bytes - unit[i]), slack);
+      headroom[i] = unit[i] + extra;
+      slack -= extra;
+    }
+    for (double& h : headroom) h += slack / static_cast<double>(n);
+    for (std::size_t i = 0; i < n; ++i) cap[i] = swaps[i].work;
+  } else {
+    // The per-unit bound overcounts (units sharing working bytes): the first swap alone may bring
+    // bytes back, judged against this rank without its unit, as a single swap; the others may
+    // bring back only clusters that add nothing to base.
+    first_only = true;
+    headroom[0] = limit_ - without_units(0, 1).memory();
+    for (std::size_t i = 0; i < n; ++i) cap[i] = swaps[i].work;
+  }
+  double caps = 0.0;
+  for (std::size_t i = 0; i < n; ++i) caps += n == 1 ? 0.0 : cap[i];
+  for (std::size_t i = 0; i < n; ++i) {
+    TransferMessage& message = *messages[i];
+    const RankWork bound = first_only && i == 0 ? without_units(0, 1) : base;
+    message.swap_id = swaps[i].key.first;
+    message.swap_home = swaps[i].key.second;
+    message.swap_after = after + (n == 1 ? 0.0 : caps - cap[i]);
+    message.swap_cap = cap[i];
+    message.swap_alpha = alpha_;
+    message.swap_headroom = headroom[i];
+    message.swap_blocks.working = bound.largest_working();
+    for (const auto& [key, bytes] : bound.shared_blocks()) {
+      message.swap_blocks.blocks.push_back(key.first);
+      message.swap_blocks.blocks.push_back(key.second);
+      message.swap_blocks.bytes.push_back(bytes);
+      message.swap_blocks.loads.push_back(0.0);
+    }
+  }
 }
 
 }  // namespace tessera::lb::tempered

@@ -152,21 +152,57 @@ class GossipView {
 // block is (swap_id, swap_home) are one unit, admitted whole or returned whole, and the receiver
 // may make room for it by sending back one whole cluster of its own (in its returned message).
 // The rest says what the receiver needs to judge that cluster at the sender: the sender's work
-// once everything it proposed has left (seconds), its alpha, the bytes it can take back
-// whatever else is returned to it, and its blocks and largest working bytes.
+// once everything it proposed has left and every other swap's cluster has come back (seconds),
+// the most work this cluster may add there (+inf for a sender's only swap), its alpha, the bytes
+// this swap may bring back whatever else is returned to it (its share when it proposed several),
+// and the blocks and largest working bytes it holds with every swap's unit gone.
 struct TransferMessage {
   std::vector<Held> objects;
   std::vector<double> sender_loads;
   std::int64_t swap_id = -1;
   Rank swap_home = no_rank;
   double swap_after = 0.0;
+  double swap_cap = HUGE_VAL;
   double swap_alpha = 1.0;
   double swap_headroom = 0.0;
   PeerBlocks swap_blocks;
   template <class A>
   void serialize(A& ar) {
-    ar(objects, sender_loads, swap_id, swap_home, swap_after, swap_alpha, swap_headroom, swap_blocks);
+    ar(objects, sender_loads, swap_id, swap_home, swap_after, swap_cap, swap_alpha, swap_headroom, swap_blocks);
   }
+};
+
+// A swap a sender decided on (propose_modeled): the peer (index into its peers), the unit's block,
+// the work the peer's cluster was expected to add here (seconds) and the bytes it was expected to
+// add here (its block's, unless held here).
+struct SwapPlan {
+  std::size_t peer;
+  std::pair<std::int64_t, Rank> key;
+  double work;
+  double bytes;
+};
+
+// What choose_swap found for one object refused for memory: the unit to send (indices into the
+// sender's objects, the refused object first) and the peer's cluster expected back (index into
+// the peer's PeerBlocks; npos: no swap fits), with the peer's work after, the work and bytes the
+// cluster adds at the sender, and the bytes the unit adds at the peer (upper bounds).
+struct SwapChoice {
+  static constexpr std::size_t npos = static_cast<std::size_t>(-1);
+  std::vector<std::size_t> unit;
+  std::size_t cluster = npos;
+  double peer_after = 0.0;
+  double work = 0.0;
+  double bytes = 0.0;
+  double adds = 0.0;
+};
+
+// The peer as the sender sees it while proposing (choose_swap's arguments).
+struct SwapPeer {
+  Rank rank;
+  double load;      // its work with what was proposed to it so far, seconds
+  double headroom;  // bytes it may still take
+  double working;   // its largest working bytes
+  const PeerBlocks* blocks;
 };
 
 // transfer=sequential: the turn, passed from rank r to r + 1 once r has made its transfers.
@@ -445,6 +481,19 @@ class TemperedRank {
   // whole. Returns whether it was admitted.
   bool admit_swap(RankWork& state, TransferMessage& message, Rank source, double sender_work,
                   std::vector<Held>& back);
+  // The sender's side, once its proposals are decided: fills each swap's fields in its message
+  // (aligned with swaps), from `before` (this rank before proposing) and `after` (its work with
+  // everything proposed gone).
+  // The sender's choice of a swap for held_[object], refused for memory by `peer`: the object
+  // alone (its block's other objects may follow it) or its whole cluster here (which frees the
+  // block, so that a cluster of another block can come back), against each cluster the peer
+  // informed of; judged against both ranks' work and against the memory this rank can take back
+  // with the swaps already chosen (`swaps`, whose units are the leaving objects of their blocks).
+  SwapChoice choose_swap(std::size_t object, const SwapPeer& peer, const RankWork& state, const RankWork& before,
+                         const std::vector<bool>& leaving, const std::vector<SwapPlan>& swaps, double own,
+                         double reserved) const;
+  void finish_swaps(const RankWork& before, double after, const std::vector<SwapPlan>& swaps,
+                    const std::vector<TransferMessage*>& messages) const;
 
   const Shared* shared_;
   Rank rank_;

@@ -149,14 +149,18 @@ void TemperedRank::propose_modeled(comm::Context& ctx) {
   // The largest working bytes on each peer: what it informed, then what was sent to it.
   std::vector<double> working_sent(peers.size(), 0.0);
   for (std::size_t p = 0; p < peers.size(); ++p) working_sent[p] = there[p]->working;
-  // At most one cluster swap per sender and iteration: what it can take back is judged against
-  // its memory with everything else it proposes returned, which holds for one cluster only.
+  // Cluster swaps, at most one per peer (a message carries one unit): each receiver may send a
+  // cluster back, so the sender reserves for each swap the work its cluster may bring back
+  // (`reserved`, counted in later swap decisions and capped at the receiver) and, once all are
+  // decided, splits the memory it can take back among them (finish_swaps).
   const bool may_swap = shared_->limited;
   const RankWork before = state;
-  std::size_t swap_peer = Cmf::npos;
-  std::pair<std::int64_t, Rank> swap_key{-1, no_rank};
+  std::vector<SwapPlan> swaps;
+  std::vector<bool> swapping(peers.size(), false);
+  double reserved = 0.0;  // seconds
   const bool grapevine = options.criterion == TemperedOptions::Criterion::grapevine;
   for (std::size_t n = 0; n < order.size() && own > limit; ++n) {
+    if (leaving[order[n]]) continue;  // sent with its whole cluster in a swap
     const Held& held = held_[order[n]];
     const ObjectMemory& m = held.object.memory;
     const auto follows = m.shared_id >= 0 ? block_peer.find(m.shared_id) : block_peer.end();
@@ -186,52 +190,47 @@ void TemperedRank::propose_modeled(comm::Context& ctx) {
     const double adds = m.footprint_bytes + std::max(0.0, m.working_bytes - working_sent[peer]) +
                         (m.shared_id >= 0 && !block_there ? m.shared_bytes : 0.0);
     double peer_after = after_peer;
+    std::vector<std::size_t> moving{order[n]};
     if (adds > headroom[peer]) {
       // Refused for memory: unless the peer can send back one of its clusters (of another block,
       // whose bytes make room) and both ranks still end below this one's work, as CCM-LB swaps.
-      std::size_t best = Cmf::npos;
-      double best_max = HUGE_VAL;
-      const PeerBlocks& known = *there[peer];
-      for (std::size_t j = 0; may_swap && swap_peer == Cmf::npos && !block_there && j < known.size(); ++j) {
-        const std::int64_t id = known.blocks[2 * j];
-        const auto home = static_cast<Rank>(known.blocks[2 * j + 1]);
-        if ((id == m.shared_id && home == held.origin) || headroom[peer] + known.bytes[j] < adds) continue;
-        const double swapped_peer = after_peer - model.alpha * known.loads[j];
-        const double swapped_own = after_own + alpha_ * known.loads[j] +
-                                   model.delta * (home != rank_ && !state.holds_block(id, home) ? known.bytes[j] : 0.0);
-        const double worst = std::max(swapped_peer, swapped_own);
-        const bool fits = grapevine ? swapped_peer < shared_->average && swapped_own < own : worst < own;
-        if (fits && worst < best_max) {
-          best = j;
-          best_max = worst;
-        }
+      SwapChoice choice;
+      if (may_swap && !swapping[peer] && !block_there) {
+        choice = choose_swap(order[n], SwapPeer{peers[peer].rank, peers[peer].load, headroom[peer], working_sent[peer], there[peer]},
+                             state, before, leaving, swaps, own, reserved);
       }
-      if (best == Cmf::npos) {
+      if (choice.cluster == SwapChoice::npos) {
         ++rejected_memory_;
         continue;
       }
-      swap_peer = peer;
-      swap_key = {m.shared_id, held.origin};
-      peer_after = after_peer - model.alpha * known.loads[best];
-      headroom[peer] += known.bytes[best];
+      swapping[peer] = true;
+      reserved += choice.work;
+      swaps.push_back(SwapPlan{peer, {m.shared_id, held.origin}, choice.work, choice.bytes});
+      peer_after = choice.peer_after;
+      headroom[peer] += there[peer]->bytes[choice.cluster] - choice.adds;
+      moving = std::move(choice.unit);
     } else {
       const bool holds = grapevine ? after_peer < shared_->average : std::max(after_peer, after_own) < own;
       if (!holds) {
         ++rejected_;
         continue;
       }
+      headroom[peer] -= adds;
     }
     TransferMessage& message = outgoing[peers[peer].rank];
-    message.objects.push_back(held);
-    message.sender_loads.push_back(own);
-    state.remove(held.object, held.edges, held.origin);
+    const double decided_at = own;
+    for (const std::size_t i : moving) {
+      const Held& unit = held_[i];
+      message.objects.push_back(unit);
+      message.sender_loads.push_back(decided_at);
+      state.remove(unit.object, unit.edges, unit.origin);
+      working_sent[peer] = std::max(working_sent[peer], unit.object.memory.working_bytes);
+      leaving[i] = true;
+      ++transfers_;
+    }
     own = state.work();
     peers[peer].load = peer_after;
-    headroom[peer] -= adds;
-    working_sent[peer] = std::max(working_sent[peer], m.working_bytes);
     if (m.shared_id >= 0) block_peer.emplace(m.shared_id, peer);
-    leaving[order[n]] = true;
-    ++transfers_;
     if (options.cmf == TemperedOptions::Cmf::normbymax) cmf.build(peers, shared_->average, options.cmf);
   }
   std::vector<Held> staying;
@@ -239,26 +238,10 @@ void TemperedRank::propose_modeled(comm::Context& ctx) {
     if (!leaving[i]) staying.push_back(std::move(held_[i]));
   }
   held_ = std::move(staying);
-  if (swap_peer != Cmf::npos) {
-    // What the sender can take back: its memory with every object returned but the swap's unit.
-    RankWork bound = before;
-    for (const Held& held : outgoing[peers[swap_peer].rank].objects) {
-      if (held.object.memory.shared_id == swap_key.first && held.origin == swap_key.second)
-        bound.remove(held.object, held.edges, held.origin);
-    }
-    TransferMessage& message = outgoing[peers[swap_peer].rank];
-    message.swap_id = swap_key.first;
-    message.swap_home = swap_key.second;
-    message.swap_after = state.work();
-    message.swap_alpha = alpha_;
-    message.swap_headroom = limit_ - bound.memory();
-    message.swap_blocks.working = bound.largest_working();
-    for (const auto& [key, bytes] : bound.shared_blocks()) {
-      message.swap_blocks.blocks.push_back(key.first);
-      message.swap_blocks.blocks.push_back(key.second);
-      message.swap_blocks.bytes.push_back(bytes);
-      message.swap_blocks.loads.push_back(0.0);
-    }
+  if (!swaps.empty()) {
+    std::vector<TransferMessage*> messages;
+    for (const SwapPlan& swap : swaps) messages.push_back(&outgoing[peers[swap.peer].rank]);
+    finish_swaps(before, state.work(), swaps, messages);
   }
   for (const auto& [dest, message] : outgoing) ctx.send(dest, shared_->proposal, message);
 }
