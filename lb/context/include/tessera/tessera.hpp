@@ -75,12 +75,6 @@ class Context {
   const lb_manager::LbFlags& lb_flags() const { return lb_flags_; }
   /// --tessera_workers, --tessera_steal_policy and --tessera_steal_args, validated at start-up.
   const collections::steal::StealFlags& steal_flags() const { return steal_flags_; }
-  /// The StealOptions those flags describe (`fallback` when no policy was given), for the task
-  /// collections the program creates.
-  collections::steal::StealOptions steal_options(collections::steal::Policy fallback = collections::steal::Policy::lifeline) const {
-    return steal_flags_.options(fallback);
-  }
-
   /// Collective: a task collection running `body` with steal().options() (the steal flags, or
   /// what the program set there). Task must be trivially copyable (task_collection.hpp).
   template <collections::steal::Stealable Task>
