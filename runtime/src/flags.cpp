@@ -62,6 +62,9 @@ void RuntimeFlags::add_to(CLI::App& app) {
   app.add_option("--tessera_ofi_eager_bytes", ofi_eager_bytes,
                  "ofi: messages up to this many bytes go eagerly into pre-posted receives of that size, larger "
                  "ones by rendezvous (an RMA read); at least 32");
+  app.add_option("--tessera_ofi_peer_timeout", ofi_peer_timeout,
+                 "ofi: seconds a peer may refuse every message (as a killed rank does) before the job stops "
+                 "naming it; idle ranks check their peers with a heartbeat every second (0: wait forever)");
   app.add_option("--tessera_tree_fanout", tree_fanout,
                  "Branching factor of the spanning tree used by broadcasts and reductions (>= 2)");
 }
@@ -76,6 +79,9 @@ void RuntimeFlags::validate() const {
   if (ofi_eager_bytes < 32)
     throw Error(fmt::format("--tessera_ofi_eager_bytes={} is invalid: at least 32 bytes (a rendezvous request)",
                             ofi_eager_bytes));
+  if (!(ofi_peer_timeout >= 0))
+    throw Error(fmt::format("--tessera_ofi_peer_timeout={} is invalid: a non-negative number of seconds",
+                            ofi_peer_timeout));
   if ((idle_spin_us < 0 && idle_spin_us != kIdleSpinAuto) || idle_yield_us < 0 || idle_sleep_max_us < 0)
     throw Error("--tessera_idle_* durations must be non-negative microseconds (--tessera_idle_spin_us "
                 "also takes auto)");

@@ -54,28 +54,10 @@ std::string rdm_providers() {
   return names.empty() ? "none" : fmt::format("{}", fmt::join(names, ", "));
 }
 
-// Why nothing fits: the provider is unknown here, or which capability it lacks.
-std::string explain(const std::string& name) {
-  const std::string shown = name.empty() ? "no libfabric provider" : fmt::format("provider '{}'", name);
-  fi_info* bare = query(name, 0);
-  if (bare == nullptr && name.empty())
-    return "--tessera_transport=ofi: no libfabric provider offers FI_EP_RDM endpoints on this machine";
-  if (bare == nullptr)
-    return fmt::format("--tessera_ofi_provider={}: no such libfabric provider with FI_EP_RDM endpoints here; "
-                       "providers with FI_EP_RDM endpoints: {}", name, rdm_providers());
-  fi_freeinfo(bare);
-  const std::pair<std::uint64_t, const char*> needed[] = {
-      {FI_MSG, "FI_MSG"}, {FI_RMA, "FI_RMA"}, {FI_READ, "FI_READ"}, {FI_REMOTE_READ, "FI_REMOTE_READ"}};
-  for (const auto& [cap, cap_name] : needed) {
-    fi_info* with = query(name, cap);
-    if (with == nullptr)
-      return fmt::format("--tessera_ofi_provider: {} lacks {}, which the ofi transport needs; providers with "
-                         "FI_EP_RDM endpoints: {}", shown, cap_name, rdm_providers());
-    fi_freeinfo(with);
-  }
-  return fmt::format("--tessera_ofi_provider: {} offers FI_MSG and FI_RMA only in combinations the ofi transport "
-                     "cannot use (memory registration or context modes); providers with FI_EP_RDM endpoints: {}",
-                     shown, rdm_providers());
+bool offers(const std::string& name, std::uint64_t caps) {
+  fi_info* found = query(name, caps);
+  fi_freeinfo(found);
+  return found != nullptr;
 }
 
 std::string choose(const std::string& name, fi_info*& chosen) {
@@ -91,10 +73,32 @@ std::string choose(const std::string& name, fi_info*& chosen) {
     return fmt::format("--tessera_ofi_provider: '{}' carries fewer than 8 bytes of remote CQ data "
                        "(FI_REMOTE_CQ_DATA), which the ofi transport needs", name);
   }
-  return explain(name);
+  return explain_no_provider(name, [&name](std::uint64_t caps) { return offers(name, caps); }, rdm_providers());
 }
 
 }  // namespace
+
+std::string explain_no_provider(const std::string& name, const std::function<bool(std::uint64_t caps)>& offers,
+                                const std::string& rdm_providers) {
+  if (!offers(0) && name.empty())
+    return "--tessera_transport=ofi: no libfabric provider offers FI_EP_RDM endpoints on this machine";
+  if (!offers(0))
+    return fmt::format("--tessera_ofi_provider={}: no such libfabric provider with FI_EP_RDM endpoints here; "
+                       "providers with FI_EP_RDM endpoints: {}", name, rdm_providers);
+  const std::pair<std::uint64_t, const char*> needed[] = {
+      {FI_MSG, "FI_MSG"}, {FI_RMA, "FI_RMA"}, {FI_READ, "FI_READ"}, {FI_REMOTE_READ, "FI_REMOTE_READ"}};
+  for (const auto& [cap, cap_name] : needed)
+    if (!offers(cap))
+      return fmt::format("{} {}, which the ofi transport needs; providers with FI_EP_RDM endpoints: {}",
+                         name.empty() ? "--tessera_transport=ofi: no libfabric provider here has"
+                                      : fmt::format("--tessera_ofi_provider: provider '{}' lacks", name),
+                         cap_name, rdm_providers);
+  return fmt::format("{} FI_MSG and FI_RMA only in combinations the ofi transport cannot use (memory registration "
+                     "or context modes); providers with FI_EP_RDM endpoints: {}",
+                     name.empty() ? "--tessera_transport=ofi: the libfabric providers here offer"
+                                  : fmt::format("--tessera_ofi_provider: provider '{}' offers", name),
+                     rdm_providers);
+}
 
 OfiSetup select_provider(MPI_Comm comm, const std::string& name) {
   int rank = 0;

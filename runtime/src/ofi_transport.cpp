@@ -9,7 +9,8 @@
 // Wire: every message carries 64 bits of remote CQ data (FI_REMOTE_CQ_DATA), so the receiver
 // learns the source rank, the message's kind and its place in the pair's order without a header
 // in the bytes the runtime reads:
-//     bits 63..40 source rank | 39..38 kind (eager, rendezvous request, rendezvous done) | 37..0 seq
+//     bits 63..40 source rank | 39..38 kind (eager, rendezvous request, rendezvous done,
+//     heartbeat) | 37..0 seq
 //
 // Receives: a ring of `kRing` buffers of `eager_bytes`, each posted with fi_recv; a buffer that
 // poll() hands out is reposted when the runtime releases it. An eager message lands in the
@@ -30,8 +31,9 @@
 // FI_EAGAIN from fi_senddata/fi_recv/fi_read/fi_inject: drive the CQ (which is what frees the
 // provider's resources under manual progress) and retry; nothing is ever dropped.
 //
-// Errors: a completion error is read with fi_cq_readerr and thrown as tessera::Error naming the
-// operation, the peer rank and fi_cq_strerror's text.
+// Errors: a completion error is read with fi_cq_readerr and stops the job (tessera::fatal) naming
+// the operation, the peer rank and fi_cq_strerror's text; so does any other failing call once the
+// endpoint runs. A dead peer is found by heartbeats (kHeartbeatAfter).
 //
 // Registration: a provider asking for FI_MR_LOCAL gets descriptors for the receive ring (registered
 // once) and for every sent or read buffer; all registrations go through a cache keyed by
@@ -73,8 +75,18 @@ constexpr int kCqBatch = 16;
 // MPI-over-OFI, where each MPI_Iprobe also polls MPI's own endpoint. A time bound keeps MPI moving
 // however rarely progress is called, and costs one clock read per call.
 constexpr std::chrono::microseconds kMpiInterval{50};
+// A peer that dies (a killed rank) closes its connections, but nothing tells a rank that only
+// waits for it: its injected sends completed long ago and its receives are posted for any source.
+// So a rank that has heard nothing for kHeartbeatAfter sends an empty message, with a completion,
+// to up to kHeartbeatPeers peers it has been connected with (in rotation), once per
+// kHeartbeatAfter. ofi_rxm answers a send to a dead peer with FI_EAGAIN while it retries the
+// connection (refused) forever, so refusals lasting --tessera_ofi_peer_timeout stop the job, as
+// would a completion error. Only peers once connected count: a connection to a live peer that has
+// not yet called libfabric (busy in its own code) is refused the same way until it does.
+constexpr std::chrono::seconds kHeartbeatAfter{1};
+constexpr int kHeartbeatPeers = 64;
 
-enum class Kind : std::uint64_t { eager = 0, request = 1, done = 2 };
+enum class Kind : std::uint64_t { eager = 0, request = 1, done = 2, heartbeat = 3 };
 constexpr int kRankShift = 40;
 constexpr int kKindShift = 38;
 constexpr std::uint64_t kSeqMask = (std::uint64_t{1} << kKindShift) - 1;
@@ -128,6 +140,9 @@ class OfiTransport final : public Transport {
     exchange_addresses();
     expected_.assign(static_cast<std::size_t>(size_), 0);
     next_seq_.assign(static_cast<std::size_t>(size_), 0);
+    refused_since_.resize(static_cast<std::size_t>(size_));
+    connected_.assign(static_cast<std::size_t>(size_), false);
+    peer_timeout_ = std::chrono::duration<double>(options_.ofi_peer_timeout);
     early_.resize(static_cast<std::size_t>(size_));
     ring_.resize(kRing);
     for (std::size_t i = 0; i < kRing; ++i) {
@@ -141,10 +156,7 @@ class OfiTransport final : public Transport {
   }
 
   ~OfiTransport() override {
-    try {
-      while (progress() != 0) {
-      }
-    } catch (const Error&) {  // a failed peer: nothing more can be retired
+    while (progress() != 0) {  // a failed peer stops the job from inside (fatal)
     }
     MPI_Barrier(comm_);  // no rank closes its endpoint while a peer may still read from it
     if (ep_) fi_close(&ep_->fid);
@@ -220,7 +232,7 @@ class OfiTransport final : public Transport {
 
   bool probe() override {
     drain();
-    if (ready_.empty()) progress_mpi();
+    if (ready_.empty()) housekeeping();
     return !ready_.empty();
   }
 
@@ -232,7 +244,7 @@ class OfiTransport final : public Transport {
 
   std::size_t progress() override {
     if (ready_.empty()) drain();  // as in poll(): arrivals waiting come first
-    progress_mpi();
+    housekeeping();
     return sends_in_flight_ + rendezvous_.size();
   }
 
@@ -348,16 +360,18 @@ class OfiTransport final : public Transport {
     registrations_.erase(it);
   }
 
-  void* send_desc(const Buffer& buffer) { return mr_local_ ? fi_mr_desc(registration(buffer, FI_SEND)) : nullptr; }
+  void* send_desc(const Buffer& buffer) {
+    return mr_local_ && buffer.capacity() != 0 ? fi_mr_desc(registration(buffer, FI_SEND)) : nullptr;
+  }
 
   void post(std::size_t index) {
     Slot& slot = ring_[index];
-    retry("fi_recv", [&] {
+    retry("fi_recv", -1, [&] {
       return fi_recv(ep_, slot.data, options_.ofi_eager_bytes, slot.desc, FI_ADDR_UNSPEC, &slot.context);
     });
   }
 
-  void post_send(int dest, std::uint64_t data, Buffer&& bytes) {
+  SendRecord& new_record(int dest, Buffer&& bytes) {
     std::size_t index;
     if (!free_sends_.empty()) {
       index = free_sends_.back();
@@ -370,16 +384,46 @@ class OfiTransport final : public Transport {
     record.context = Context{{}, Op::send, index};
     record.bytes = std::move(bytes);
     record.dest = dest;
+    return record;
+  }
+
+  void post_send(int dest, std::uint64_t data, Buffer&& bytes) {
+    SendRecord& record = new_record(dest, std::move(bytes));
     void* desc = send_desc(record.bytes);
-    retry("fi_senddata", [&] {
+    retry("fi_senddata", dest, [&] {
       return fi_senddata(ep_, record.bytes.data(), record.bytes.size(), desc, data, static_cast<fi_addr_t>(dest),
                          &record.context);
     });
     ++sends_in_flight_;
   }
 
+  // One attempt, so that an unreachable peer cannot hold an idle rank in a retry loop: a refusal
+  // (FI_EAGAIN, which is what a reconnecting provider answers for a killed rank) is counted
+  // instead, and refusals lasting the peer timeout stop the job.
+  void send_heartbeat(int dest, std::chrono::steady_clock::time_point now) {
+    SendRecord& record = new_record(dest, Buffer());
+    const ssize_t code = fi_senddata(ep_, nullptr, 0, nullptr, pack(rank_, Kind::heartbeat, 0),
+                                     static_cast<fi_addr_t>(dest), &record.context);
+    auto& since = refused_since_[static_cast<std::size_t>(dest)];
+    if (code == 0) {
+      ++sends_in_flight_;
+      since = {};
+      return;
+    }
+    free_sends_.push_back(record.context.index);
+    if (code != -FI_EAGAIN) fatal("{} (peer rank {})", fi_error("fi_senddata", code), dest);
+    if (since == std::chrono::steady_clock::time_point{}) since = now;
+    else if (peer_timeout_.count() > 0 && now - since >= peer_timeout_) unreachable(dest, "heartbeats");
+  }
+
+  [[noreturn]] void unreachable(int peer, const char* what) {
+    fatal("rank {} is unreachable: libfabric refused {} to it (FI_EAGAIN) for {:g} s, as it does for a rank "
+          "that died (--tessera_ofi_peer_timeout)",
+          peer, what, peer_timeout_.count());
+  }
+
   void inject(int dest, std::uint64_t data, const void* bytes, std::size_t length) {
-    retry("fi_injectdata",
+    retry("fi_injectdata", dest,
           [&] { return fi_injectdata(ep_, bytes, length, data, static_cast<fi_addr_t>(dest)); });
   }
 
@@ -391,7 +435,7 @@ class OfiTransport final : public Transport {
     reads_pending_ = 0;
     for (std::uint64_t offset = 0; offset < request.bytes; offset += max_msg_) {
       const std::size_t chunk = static_cast<std::size_t>(std::min<std::uint64_t>(max_msg_, request.bytes - offset));
-      retry("fi_read", [&] {
+      retry("fi_read", source, [&] {
         return fi_read(ep_, into.data() + offset, chunk, desc, static_cast<fi_addr_t>(source),
                        request.address + offset, request.key, &context);
       });
@@ -404,22 +448,49 @@ class OfiTransport final : public Transport {
   // on the same communicator, and Open MPI advances a nonblocking collective only inside MPI calls:
   // a rank that, once its own wave completed, talks only to libfabric would leave its peers'
   // wave unfinished forever. (The MPI transport's tests do this as a side effect.)
-  void progress_mpi() {
+  // Also sends the heartbeats (see kHeartbeatAfter) on the same clock read.
+  void housekeeping() {
     const auto now = std::chrono::steady_clock::now();
     if (now - last_mpi_ < kMpiInterval) return;
     last_mpi_ = now;
     int flag = 0;
     MPI_Iprobe(MPI_ANY_SOURCE, kMpiTransportTag, comm_, &flag, MPI_STATUS_IGNORE);
+    if (heard_) {
+      last_heard_ = now;
+      heard_ = false;
+    } else if (now - last_heard_ >= kHeartbeatAfter && now - last_heartbeat_ >= kHeartbeatAfter) {
+      last_heartbeat_ = now;
+      send_heartbeats(now);
+    }
+  }
+
+  void send_heartbeats(std::chrono::steady_clock::time_point now) {
+    int sent = 0;
+    for (int i = 1; i < size_ && sent < kHeartbeatPeers; ++i) {
+      next_heartbeat_ = (next_heartbeat_ + 1) % size_;
+      if (next_heartbeat_ == rank_ || !connected_[static_cast<std::size_t>(next_heartbeat_)]) continue;
+      send_heartbeat(next_heartbeat_, now);
+      ++sent;
+    }
   }
 
   // Runs `call` until it stops answering -FI_EAGAIN, progressing the CQ in between.
+  // A peer once connected that refuses for the peer timeout (`peer` >= 0 only) stops the job.
   template <typename Call>
-  void retry(const char* what, Call&& call) {
-    for (;;) {
+  void retry(const char* what, int peer, Call&& call) {
+    std::chrono::steady_clock::time_point since{};
+    for (unsigned attempt = 1;; ++attempt) {
       const ssize_t code = call();
       if (code == 0) return;
-      if (code != -FI_EAGAIN) throw Error(fi_error(what, code));
+      if (code != -FI_EAGAIN)
+        fatal("{}{}", fi_error(what, code), peer >= 0 ? fmt::format(" (peer rank {})", peer) : std::string());
       drain();
+      if (peer < 0 || !connected_[static_cast<std::size_t>(peer)] || peer_timeout_.count() <= 0 ||
+          attempt % 1024 != 0)
+        continue;
+      const auto now = std::chrono::steady_clock::now();  // not on every attempt: about as dear as one
+      if (since == std::chrono::steady_clock::time_point{}) since = now;
+      else if (now - since >= peer_timeout_) unreachable(peer, what);
     }
   }
 
@@ -431,7 +502,7 @@ class OfiTransport final : public Transport {
       const ssize_t n = fi_cq_read(cq_, entries, kCqBatch);
       if (n == -FI_EAGAIN) return;
       if (n == -FI_EAVAIL) report_error();
-      if (n < 0) throw Error(fi_error("fi_cq_read", n));
+      if (n < 0) fatal("{}", fi_error("fi_cq_read", n));
       for (ssize_t i = 0; i < n; ++i) complete(entries[i]);
       if (n < kCqBatch) return;
     }
@@ -442,6 +513,7 @@ class OfiTransport final : public Transport {
     switch (context.op) {
       case Op::send: {
         SendRecord& record = sends_[context.index];
+        connected_[static_cast<std::size_t>(record.dest)] = true;
         recycle(std::move(record.bytes));
         free_sends_.push_back(context.index);
         --sends_in_flight_;
@@ -451,10 +523,16 @@ class OfiTransport final : public Transport {
         --reads_pending_;
         return;
       case Op::recv:
+        heard_ = true;
         break;
     }
     const int source = static_cast<int>(entry.data >> kRankShift);
+    connected_[static_cast<std::size_t>(source)] = true;
     const auto kind = static_cast<Kind>((entry.data >> kKindShift) & 3);
+    if (kind == Kind::heartbeat) {
+      post(context.index);
+      return;
+    }
     if (kind == Kind::done) {
       std::uint64_t id = 0;
       std::memcpy(&id, ring_[context.index].data, sizeof id);
@@ -501,9 +579,8 @@ class OfiTransport final : public Transport {
         if (error.flags & FI_REMOTE_CQ_DATA) peer = fmt::format("rank {}", error.data >> kRankShift);
       }
     }
-    throw Error(fmt::format("rank {}: libfabric error in {} with {}: {} ({})", rank_, op, peer,
-                            fi_strerror(error.err),
-                            fi_cq_strerror(cq_, error.prov_errno, error.err_data, nullptr, 0)));
+    fatal("libfabric error in {} with {}: {} ({})", op, peer, fi_strerror(error.err),
+          fi_cq_strerror(cq_, error.prov_errno, error.err_data, nullptr, 0));
   }
 
   MPI_Comm comm_;
@@ -533,6 +610,13 @@ class OfiTransport final : public Transport {
   std::size_t reads_pending_ = 0;
   int reading_from_ = -1;
   std::chrono::steady_clock::time_point last_mpi_{};
+  std::chrono::steady_clock::time_point last_heard_ = std::chrono::steady_clock::now();
+  std::chrono::steady_clock::time_point last_heartbeat_{};
+  bool heard_ = false;  // a message arrived since the last housekeeping
+  int next_heartbeat_ = 0;  // the rotation's last peer
+  std::vector<std::chrono::steady_clock::time_point> refused_since_;  // by peer: heartbeats refused since
+  std::chrono::duration<double> peer_timeout_;
+  std::vector<bool> connected_;  // by peer: a message has gone to it or come from it
   std::map<const std::byte*, Registration> registrations_;  // by address
   std::uint64_t next_key_ = 1;
   std::vector<Buffer> pool_;

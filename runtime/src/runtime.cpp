@@ -139,6 +139,7 @@ Runtime::Runtime(int& argc, char**& argv, RuntimeOptions options) {
   options.transport.network = flags_.transport;
   options.transport.ofi_provider = flags_.ofi_provider;
   options.transport.ofi_eager_bytes = flags_.ofi_eager_bytes;
+  options.transport.ofi_peer_timeout = flags_.ofi_peer_timeout;
   try {
     transport_ = make_transport(&comm_, options.transport);
   } catch (const Error& e) {

@@ -2,6 +2,7 @@
 // the job exits non-zero on every rank instead of hanging.
 #include <tessera/runtime.hpp>
 
+#include <csignal>
 #include <cstring>
 #include <stdexcept>
 
@@ -11,6 +12,13 @@ void never_called(int) {}
 
 void throws(int value) {
   if (value > 0) throw std::runtime_error("deliberate failure");
+}
+
+int pongs = 0;
+void pong(int) { ++pongs; }
+void ping(tessera::Runtime& rt, int round) {
+  if (round == 100) std::raise(SIGKILL);  // the peer disappears in the middle of the exchange
+  rt.send<&pong>(0, round);
 }
 
 }  // namespace
@@ -33,8 +41,18 @@ int main(int argc, char** argv) {
       record.envelope.handler = 999999;
       MPI_Send(&record, sizeof record, MPI_BYTE, rt.size() - 1, tessera::kMpiTransportTag, rt.comm());
     }
+  } else if (mode == "peer-dies") {
+    // Rank 1 dies on the 101st ping; rank 0 goes on pinging it. Run under an mpirun that lets the
+    // job outlive a rank (Open MPI: --enable-recovery), so what stops rank 0 is its own transport.
+    if (rt.rank() == 0) {
+      for (int round = 0;; ++round) {
+        rt.send<&ping>(1, round);
+        rt.run_until([round] { return pongs == round + 1; });
+      }
+    }
+    rt.run_until([] { return false; });
   } else {
-    std::fprintf(stderr, "usage: runtime_errors bad-rank|handler-throws|unknown-handler\n");
+    std::fprintf(stderr, "usage: runtime_errors bad-rank|handler-throws|unknown-handler|peer-dies\n");
     return 2;
   }
   rt.drain();

@@ -41,6 +41,7 @@ struct RuntimeFlags : FlagGroup {
   std::string transport = "mpi";       ///< network between ranks: mpi or ofi (libfabric)
   std::string ofi_provider;            ///< libfabric provider; empty: the first that fits
   std::size_t ofi_eager_bytes = 65536; ///< ofi: larger messages go by rendezvous
+  double ofi_peer_timeout = 60;        ///< ofi: seconds an unreachable peer is waited for; 0: forever
   bool help = false;
 
   void add_to(CLI::App& app) override;

@@ -97,6 +97,9 @@ struct MpiTransportOptions {
   /// Messages up to this many bytes travel eagerly into pre-posted receives of this size; larger
   /// ones by rendezvous (an RMA read of the sender's registered buffer). At least 32 bytes.
   std::size_t ofi_eager_bytes = 65536;
+  /// Seconds a peer may refuse every message before the ofi transport stops the job naming it
+  /// (`--tessera_ofi_peer_timeout`): a killed rank's connections are refused. 0: wait forever.
+  double ofi_peer_timeout = 60;
 };
 
 /// The MPI backend. `comm` must stay valid for the transport's life (the runtime's duplicate).
