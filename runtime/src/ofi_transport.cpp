@@ -186,6 +186,10 @@ class OfiTransport final : public Transport {
     const std::uint64_t id = next_id_++;
     Request request{virt_addr_ ? reinterpret_cast<std::uint64_t>(bytes.data()) : 0, fi_mr_key(mr), bytes.size(), id};
     rendezvous_.emplace(id, std::move(bytes));
+    if (sizeof request <= inject_bytes_) {
+      inject(dest, pack(rank_, Kind::request, seq), &request, sizeof request);
+      return;
+    }
     Buffer header = acquire(sizeof request);
     header.append(&request, sizeof request);
     post_send(dest, pack(rank_, Kind::request, seq), std::move(header));
