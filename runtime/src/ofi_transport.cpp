@@ -77,9 +77,10 @@ constexpr int kCqBatch = 16;
 constexpr std::chrono::microseconds kMpiInterval{50};
 // A peer that dies (a killed rank) closes its connections, but nothing tells a rank that only
 // waits for it: its injected sends completed long ago and its receives are posted for any source.
-// So a rank that has heard nothing for kHeartbeatAfter sends an empty message, with a completion,
-// to up to kHeartbeatPeers peers it has been connected with (in rotation), once per
-// kHeartbeatAfter. ofi_rxm answers a send to a dead peer with FI_EAGAIN while it retries the
+// So a rank that has heard nothing but heartbeats for kHeartbeatAfter sends an empty message
+// (with a completion) to up to kHeartbeatPeers peers it has been connected with (in rotation),
+// once per kHeartbeatAfter; a peer's heartbeat does not count as heard, or two idle ranks would
+// take turns and neither would check a third. ofi_rxm answers a send to a dead peer with FI_EAGAIN while it retries the
 // connection (refused) forever, so refusals lasting --tessera_ofi_peer_timeout stop the job, as
 // would a completion error. Only peers once connected count: a connection to a live peer that has
 // not yet called libfabric (busy in its own code) is refused the same way until it does.
@@ -527,16 +528,16 @@ class OfiTransport final : public Transport {
         --reads_pending_;
         return;
       case Op::recv:
-        heard_ = true;
         break;
     }
     const int source = static_cast<int>(entry.data >> kRankShift);
     connected_[static_cast<std::size_t>(source)] = true;
     const auto kind = static_cast<Kind>((entry.data >> kKindShift) & 3);
-    if (kind == Kind::heartbeat) {
+    if (kind == Kind::heartbeat) {  // not heard: a peer's heartbeat must not silence this rank's
       post(context.index);
       return;
     }
+    heard_ = true;
     if (kind == Kind::done) {
       std::uint64_t id = 0;
       std::memcpy(&id, ring_[context.index].data, sizeof id);
