@@ -28,20 +28,21 @@
 // one in a per-source reorder map. With FI_ORDER_SAS (every provider here offers it) the map
 // stays empty; the numbers make order independent of the provider's completion order.
 //
-// FI_EAGAIN from fi_senddata/fi_recv/fi_read/fi_inject: drive the CQ (which is what frees the
-// provider's resources under manual progress) and retry; nothing is ever dropped.
+// FI_EAGAIN: drive the CQ (which is what frees the provider's resources under manual progress)
+// and retry; nothing is ever dropped. A send still refused after a few tries waits in a
+// per-destination queue that each progress() retries in order (see submit), so a peer that
+// cannot take messages holds back only the messages for it.
 //
 // Errors: a completion error is read with fi_cq_readerr and stops the job (tessera::fatal) naming
 // the operation, the peer rank and fi_cq_strerror's text; so does any other failing call once the
 // endpoint runs. A dead peer is found by heartbeats (kHeartbeatAfter).
 //
 // Registration: a provider asking for FI_MR_LOCAL gets descriptors for the receive ring (registered
-// once) and for every sent or read buffer; all registrations go through a cache keyed by
-// (address, capacity), filled for the transport's own pooled buffers and dropped when a buffer
-// leaves the pool, so a large buffer reused for the next large message is not registered again.
+// once) and for every sent or read buffer, from the cache in ofi_registrations.hpp.
 #include <tessera/runtime/error.hpp>
 #include <tessera/runtime/transport.hpp>
 
+#include "ofi_registrations.hpp"
 #include "ofi_transport.hpp"
 
 #include <mpi.h>
@@ -68,6 +69,7 @@ constexpr std::size_t kRing = 32;
 constexpr std::size_t kPoolLimit = 64;
 constexpr std::size_t kStagger = 17 * 64;  // bytes: slots at a power-of-two stride alias in cache
 constexpr int kCqBatch = 16;
+constexpr int kSendAttempts = 16;  // before a refused message is deferred (see submit)
 // The longest a rank goes between two MPI progress calls while it progresses libfabric. A count
 // of calls (every 16th or 64th) left a 4-rank collections test hanging in a quiescence wave, as an
 // oversubscribed rank naps between calls (and Open MPI runs nonblocking collectives' progress only
@@ -138,11 +140,13 @@ class OfiTransport final : public Transport {
     max_msg_ = info_->ep_attr->max_msg_size;
     inject_bytes_ = info_->tx_attr->inject_size;
     open_endpoint();
+    registrations_ = std::make_unique<OfiRegistrations>(domain_);
     exchange_addresses();
     expected_.assign(static_cast<std::size_t>(size_), 0);
     next_seq_.assign(static_cast<std::size_t>(size_), 0);
     refused_since_.resize(static_cast<std::size_t>(size_));
     connected_.assign(static_cast<std::size_t>(size_), false);
+    deferred_.resize(static_cast<std::size_t>(size_));
     peer_timeout_ = std::chrono::duration<double>(options_.ofi_peer_timeout);
     early_.resize(static_cast<std::size_t>(size_));
     ring_.resize(kRing);
@@ -151,7 +155,7 @@ class OfiTransport final : public Transport {
       slot.buffer = Buffer(options_.ofi_eager_bytes + kStagger * i);
       slot.data = slot.buffer.data() + kStagger * i;
       slot.context = Context{{}, Op::recv, i};
-      if (mr_local_) slot.desc = fi_mr_desc(registration(slot.buffer, FI_RECV));
+      if (mr_local_) slot.desc = fi_mr_desc(registrations_->get(slot.buffer));
       post(i);
     }
   }
@@ -161,7 +165,7 @@ class OfiTransport final : public Transport {
     }
     MPI_Barrier(comm_);  // no rank closes its endpoint while a peer may still read from it
     if (ep_) fi_close(&ep_->fid);
-    for (auto& [key, entry] : registrations_) fi_close(&entry.mr->fid);
+    registrations_.reset();
     if (av_) fi_close(&av_->fid);
     if (cq_) fi_close(&cq_->fid);
     if (domain_) fi_close(&domain_->fid);
@@ -174,26 +178,17 @@ class OfiTransport final : public Transport {
 
   void send(int dest, Buffer&& bytes) override {
     const std::uint64_t seq = next_seq_[static_cast<std::size_t>(dest)]++;
-    if (bytes.size() <= inject_bytes_) {  // the provider copies it: no completion to wait for
-      inject(dest, pack(rank_, Kind::eager, seq), bytes.data(), bytes.size());
-      recycle(std::move(bytes));
-      return;
-    }
     if (bytes.size() <= options_.ofi_eager_bytes) {
-      post_send(dest, pack(rank_, Kind::eager, seq), std::move(bytes));
+      submit(dest, pack(rank_, Kind::eager, seq), std::move(bytes));
       return;
     }
-    fid_mr* mr = registration(bytes, FI_REMOTE_READ);
+    fid_mr* mr = registrations_->get(bytes);
     const std::uint64_t id = next_id_++;
     Request request{virt_addr_ ? reinterpret_cast<std::uint64_t>(bytes.data()) : 0, fi_mr_key(mr), bytes.size(), id};
     rendezvous_.emplace(id, std::move(bytes));
-    if (sizeof request <= inject_bytes_) {
-      inject(dest, pack(rank_, Kind::request, seq), &request, sizeof request);
-      return;
-    }
     Buffer header = acquire(sizeof request);
     header.append(&request, sizeof request);
-    post_send(dest, pack(rank_, Kind::request, seq), std::move(header));
+    submit(dest, pack(rank_, Kind::request, seq), std::move(header));
   }
 
   bool poll(Incoming& out) override {
@@ -215,7 +210,9 @@ class OfiTransport final : public Transport {
       read(arrival.source, request, out.owned);
       out.bytes = out.owned.view();
       out.slot = -1;
-      inject(arrival.source, pack(rank_, Kind::done, 0), &request.id, sizeof request.id);
+      Buffer done = acquire(sizeof request.id);
+      done.append(&request.id, sizeof request.id);
+      submit(arrival.source, pack(rank_, Kind::done, 0), std::move(done));
     } else {
       out.bytes = std::span<const std::byte>(slot.data, arrival.bytes);
       out.slot = static_cast<int>(arrival.slot);
@@ -250,7 +247,8 @@ class OfiTransport final : public Transport {
   std::size_t progress() override {
     if (ready_.empty()) drain();  // as in poll(): arrivals waiting come first
     housekeeping();
-    return sends_in_flight_ + rendezvous_.size();
+    submit_deferred();
+    return sends_in_flight_ + rendezvous_.size() + deferred_count_;
   }
 
   Buffer acquire(std::size_t bytes) override {
@@ -277,12 +275,12 @@ class OfiTransport final : public Transport {
     bytes.clear();
     if (capacity == options_.pool_bytes) {
       if (pool_.size() < kPoolLimit) pool_.push_back(std::move(bytes));
-      else forget(bytes);
+      else registrations_->forget(bytes);
     } else if (capacity > options_.pool_bytes && large_pool_bytes_ + capacity <= options_.large_pool_bytes) {
       large_pool_bytes_ += capacity;
       large_pool_.emplace(capacity, std::move(bytes));
     } else {
-      forget(bytes);
+      registrations_->forget(bytes);
     }
   }
 
@@ -298,10 +296,9 @@ class OfiTransport final : public Transport {
     Buffer bytes;
     int dest = -1;
   };
-  struct Registration {
-    std::size_t capacity = 0;
-    fid_mr* mr = nullptr;
-    std::uint64_t access = 0;
+  struct Deferred {
+    std::uint64_t data = 0;  // the remote CQ data
+    Buffer bytes;
   };
 
   void open_endpoint() {
@@ -339,34 +336,8 @@ class OfiTransport final : public Transport {
     }
   }
 
-  // The registration of `buffer` (its whole capacity) for `access`, from the cache when present.
-  fid_mr* registration(const Buffer& buffer, std::uint64_t access) {
-    auto it = registrations_.find(buffer.data());
-    if (it != registrations_.end() && it->second.capacity == buffer.capacity() &&
-        (it->second.access & access) == access)
-      return it->second.mr;
-    if (it != registrations_.end()) {
-      fi_close(&it->second.mr->fid);
-      registrations_.erase(it);
-    }
-    const std::uint64_t all_access = FI_SEND | FI_RECV | FI_READ | FI_REMOTE_READ;
-    fid_mr* mr = nullptr;
-    check("fi_mr_reg", fi_mr_reg(domain_, buffer.data(), buffer.capacity(), all_access, 0, next_key_++, 0, &mr,
-                                 nullptr));
-    registrations_.emplace(buffer.data(), Registration{buffer.capacity(), mr, all_access});
-    return mr;
-  }
-
-  // Drops the cached registration of a buffer about to be freed.
-  void forget(const Buffer& buffer) {
-    auto it = registrations_.find(buffer.data());
-    if (it == registrations_.end()) return;
-    fi_close(&it->second.mr->fid);
-    registrations_.erase(it);
-  }
-
   void* send_desc(const Buffer& buffer) {
-    return mr_local_ && buffer.capacity() != 0 ? fi_mr_desc(registration(buffer, FI_SEND)) : nullptr;
+    return mr_local_ && buffer.capacity() != 0 ? fi_mr_desc(registrations_->get(buffer)) : nullptr;
   }
 
   void post(std::size_t index) {
@@ -392,14 +363,77 @@ class OfiTransport final : public Transport {
     return record;
   }
 
-  void post_send(int dest, std::uint64_t data, Buffer&& bytes) {
+  // Sends `bytes` now if the provider takes them (after up to kSendAttempts tries, draining the
+  // CQ in between), else queues them behind `dest`'s deferred messages, which progress() retries
+  // in order: a peer that cannot take a message (one that died, or one that has not yet accepted
+  // its connection) must not hold this rank in a loop, away from its other peers and from the
+  // termination layer's hang detection.
+  void submit(int dest, std::uint64_t data, Buffer&& bytes) {
+    auto& queue = deferred_[static_cast<std::size_t>(dest)];
+    if (queue.empty()) {
+      for (int attempt = 0; attempt < kSendAttempts; ++attempt) {
+        if (try_send(dest, data, bytes)) return;
+        drain();
+      }
+      deferred_peers_.push_back(dest);
+    }
+    queue.push_back(Deferred{data, std::move(bytes)});
+    ++deferred_count_;
+  }
+
+  void submit_deferred() {
+    if (deferred_peers_.empty()) return;
+    const auto now = std::chrono::steady_clock::now();
+    std::size_t kept = 0;
+    for (const int dest : deferred_peers_) {
+      auto& queue = deferred_[static_cast<std::size_t>(dest)];
+      while (!queue.empty() && try_send(dest, queue.front().data, queue.front().bytes)) {
+        queue.pop_front();
+        --deferred_count_;
+      }
+      if (queue.empty()) {
+        refused_since_[static_cast<std::size_t>(dest)] = {};
+        continue;
+      }
+      deferred_peers_[kept++] = dest;
+      refused(dest, now, "every message");
+    }
+    deferred_peers_.resize(kept);
+  }
+
+  // One attempt; false when the provider answers FI_EAGAIN (`bytes` is then untouched). Up to the
+  // provider's inject size the bytes are copied by fi_injectdata: no completion to wait for.
+  bool try_send(int dest, std::uint64_t data, Buffer& bytes) {
+    const auto addr = static_cast<fi_addr_t>(dest);
+    if (bytes.size() <= inject_bytes_) {
+      const ssize_t code = fi_injectdata(ep_, bytes.data(), bytes.size(), data, addr);
+      if (code != 0) return accepted(code, "fi_injectdata", dest);
+      recycle(std::move(bytes));
+      return true;
+    }
     SendRecord& record = new_record(dest, std::move(bytes));
-    void* desc = send_desc(record.bytes);
-    retry("fi_senddata", dest, [&] {
-      return fi_senddata(ep_, record.bytes.data(), record.bytes.size(), desc, data, static_cast<fi_addr_t>(dest),
-                         &record.context);
-    });
-    ++sends_in_flight_;
+    const ssize_t code = fi_senddata(ep_, record.bytes.data(), record.bytes.size(), send_desc(record.bytes), data,
+                                     addr, &record.context);
+    if (code == 0) {
+      ++sends_in_flight_;
+      return true;
+    }
+    bytes = std::move(record.bytes);
+    free_sends_.push_back(record.context.index);
+    return accepted(code, "fi_senddata", dest);
+  }
+
+  bool accepted(ssize_t code, const char* what, int dest) {
+    if (code != -FI_EAGAIN) fatal("{} (peer rank {})", fi_error(what, code), dest);
+    return false;
+  }
+
+  // Refusals of a once-connected peer lasting the peer timeout stop the job.
+  void refused(int dest, std::chrono::steady_clock::time_point now, const char* what) {
+    auto& since = refused_since_[static_cast<std::size_t>(dest)];
+    if (since == std::chrono::steady_clock::time_point{}) since = now;
+    else if (connected_[static_cast<std::size_t>(dest)] && peer_timeout_.count() > 0 && now - since >= peer_timeout_)
+      unreachable(dest, what);
   }
 
   // One attempt, so that an unreachable peer cannot hold an idle rank in a retry loop: a refusal
@@ -409,16 +443,14 @@ class OfiTransport final : public Transport {
     SendRecord& record = new_record(dest, Buffer());
     const ssize_t code = fi_senddata(ep_, nullptr, 0, nullptr, pack(rank_, Kind::heartbeat, 0),
                                      static_cast<fi_addr_t>(dest), &record.context);
-    auto& since = refused_since_[static_cast<std::size_t>(dest)];
     if (code == 0) {
       ++sends_in_flight_;
-      since = {};
+      refused_since_[static_cast<std::size_t>(dest)] = {};
       return;
     }
     free_sends_.push_back(record.context.index);
-    if (code != -FI_EAGAIN) fatal("{} (peer rank {})", fi_error("fi_senddata", code), dest);
-    if (since == std::chrono::steady_clock::time_point{}) since = now;
-    else if (peer_timeout_.count() > 0 && now - since >= peer_timeout_) unreachable(dest, "heartbeats");
+    accepted(code, "fi_senddata", dest);
+    refused(dest, now, "heartbeats");
   }
 
   [[noreturn]] void unreachable(int peer, const char* what) {
@@ -427,14 +459,9 @@ class OfiTransport final : public Transport {
           peer, what, peer_timeout_.count());
   }
 
-  void inject(int dest, std::uint64_t data, const void* bytes, std::size_t length) {
-    retry("fi_injectdata", dest,
-          [&] { return fi_injectdata(ep_, bytes, length, data, static_cast<fi_addr_t>(dest)); });
-  }
-
   // Reads a rendezvous payload into `into`, waiting for it.
   void read(int source, const Request& request, Buffer& into) {
-    void* desc = mr_local_ ? fi_mr_desc(registration(into, FI_READ)) : nullptr;
+    void* desc = mr_local_ ? fi_mr_desc(registrations_->get(into)) : nullptr;
     Context context{{}, Op::read, 0};
     reading_from_ = source;
     reads_pending_ = 0;
@@ -473,30 +500,26 @@ class OfiTransport final : public Transport {
     int sent = 0;
     for (int i = 1; i < size_ && sent < kHeartbeatPeers; ++i) {
       next_heartbeat_ = (next_heartbeat_ + 1) % size_;
-      if (next_heartbeat_ == rank_ || !connected_[static_cast<std::size_t>(next_heartbeat_)]) continue;
+      const auto peer = static_cast<std::size_t>(next_heartbeat_);
+      if (next_heartbeat_ == rank_ || !connected_[peer] || !deferred_[peer].empty()) continue;  // see submit
       send_heartbeat(next_heartbeat_, now);
       ++sent;
     }
   }
 
-  // Runs `call` until it stops answering -FI_EAGAIN, progressing the CQ in between.
-  // A peer once connected that refuses for the peer timeout (`peer` >= 0 only) stops the job.
+  // Runs `call` until it stops answering -FI_EAGAIN, progressing the CQ in between; a
+  // once-connected peer (`peer` >= 0) refusing for the peer timeout stops the job.
   template <typename Call>
   void retry(const char* what, int peer, Call&& call) {
-    std::chrono::steady_clock::time_point since{};
     for (unsigned attempt = 1;; ++attempt) {
       const ssize_t code = call();
-      if (code == 0) return;
+      if (code == 0) break;
       if (code != -FI_EAGAIN)
         fatal("{}{}", fi_error(what, code), peer >= 0 ? fmt::format(" (peer rank {})", peer) : std::string());
       drain();
-      if (peer < 0 || !connected_[static_cast<std::size_t>(peer)] || peer_timeout_.count() <= 0 ||
-          attempt % 1024 != 0)
-        continue;
-      const auto now = std::chrono::steady_clock::now();  // not on every attempt: about as dear as one
-      if (since == std::chrono::steady_clock::time_point{}) since = now;
-      else if (now - since >= peer_timeout_) unreachable(peer, what);
+      if (peer >= 0 && attempt % 1024 == 0) refused(peer, std::chrono::steady_clock::now(), what);  // 1 read in 1024
     }
+    if (peer >= 0) refused_since_[static_cast<std::size_t>(peer)] = {};
   }
 
   // Reads every available completion: sends retire their buffers, receives join their source's
@@ -622,8 +645,10 @@ class OfiTransport final : public Transport {
   std::vector<std::chrono::steady_clock::time_point> refused_since_;  // by peer: heartbeats refused since
   std::chrono::duration<double> peer_timeout_;
   std::vector<bool> connected_;  // by peer: a message has gone to it or come from it
-  std::map<const std::byte*, Registration> registrations_;  // by address
-  std::uint64_t next_key_ = 1;
+  std::vector<std::deque<Deferred>> deferred_;  // by destination: refused messages, in order
+  std::vector<int> deferred_peers_;             // destinations with deferred messages
+  std::size_t deferred_count_ = 0;
+  std::unique_ptr<OfiRegistrations> registrations_;  // after open_endpoint: needs the domain
   std::vector<Buffer> pool_;
   std::multimap<std::size_t, Buffer> large_pool_;
   std::size_t large_pool_bytes_ = 0;
