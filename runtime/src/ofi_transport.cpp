@@ -82,10 +82,11 @@ constexpr std::chrono::microseconds kMpiInterval{50};
 // So a rank that has heard nothing but heartbeats for kHeartbeatAfter sends an empty message
 // (with a completion) to up to kHeartbeatPeers peers it has been connected with (in rotation),
 // once per kHeartbeatAfter; a peer's heartbeat does not count as heard, or two idle ranks would
-// take turns and neither would check a third. ofi_rxm answers a send to a dead peer with FI_EAGAIN while it retries the
-// connection (refused) forever, so refusals lasting --tessera_ofi_peer_timeout stop the job, as
-// would a completion error. Only peers once connected count: a connection to a live peer that has
-// not yet called libfabric (busy in its own code) is refused the same way until it does.
+// take turns and neither would check a third. ofi_rxm answers a send to a dead peer with
+// FI_EAGAIN while it retries the connection (refused) forever, so refusals lasting
+// --tessera_ofi_peer_timeout stop the job, as would a completion error. Only peers once
+// connected count: a connection to a live peer that has not yet called libfabric (busy in its
+// own code) is refused the same way until it does.
 constexpr std::chrono::seconds kHeartbeatAfter{1};
 constexpr int kHeartbeatPeers = 64;
 
@@ -476,11 +477,12 @@ class OfiTransport final : public Transport {
     while (reads_pending_ != 0) drain();
   }
 
-  // Lets MPI advance at least every kMpiInterval of progress() calls and empty probes. The runtime's quiescence waves are MPI_Iallreduce
-  // on the same communicator, and Open MPI advances a nonblocking collective only inside MPI calls:
-  // a rank that, once its own wave completed, talks only to libfabric would leave its peers'
-  // wave unfinished forever. (The MPI transport's tests do this as a side effect.)
-  // Also sends the heartbeats (see kHeartbeatAfter) on the same clock read.
+  // Lets MPI advance at least every kMpiInterval of progress() calls and empty probes. The
+  // runtime's quiescence waves are MPI_Iallreduce on the same communicator, and Open MPI advances
+  // a nonblocking collective only inside MPI calls: a rank that, once its own wave completed,
+  // talks only to libfabric would leave its peers' wave unfinished forever. (The MPI transport's
+  // tests do this as a side effect.) Also sends the heartbeats (see kHeartbeatAfter) on the same
+  // clock read.
   void housekeeping() {
     const auto now = std::chrono::steady_clock::now();
     if (now - last_mpi_ < kMpiInterval) return;
