@@ -79,9 +79,9 @@ constexpr int kSendAttempts = 16;  // before a refused message is deferred (see 
 constexpr std::chrono::microseconds kMpiInterval{50};
 // A peer that dies (a killed rank) closes its connections, but nothing tells a rank that only
 // waits for it: its injected sends completed long ago and its receives are posted for any source.
-// So a rank that has heard nothing but heartbeats for kHeartbeatAfter sends an empty message
-// (with a completion) to up to kHeartbeatPeers peers it has been connected with (in rotation),
-// once per kHeartbeatAfter; a peer's heartbeat does not count as heard, or two idle ranks would
+// So a rank that has heard nothing but heartbeats for kHeartbeatAfter sends an empty message to
+// up to kHeartbeatPeers peers it has been connected with (in rotation), once per
+// kHeartbeatAfter; a peer's heartbeat does not count as heard, or two idle ranks would
 // take turns and neither would check a third. ofi_rxm answers a send to a dead peer with
 // FI_EAGAIN while it retries the connection (refused) forever, so refusals lasting
 // --tessera_ofi_peer_timeout stop the job, as would a completion error. Only peers once
@@ -437,21 +437,11 @@ class OfiTransport final : public Transport {
       unreachable(dest, what);
   }
 
-  // One attempt, so that an unreachable peer cannot hold an idle rank in a retry loop: a refusal
-  // (FI_EAGAIN, which is what a reconnecting provider answers for a killed rank) is counted
-  // instead, and refusals lasting the peer timeout stop the job.
+  // One attempt, never deferred: an idle rank must not wait on an unreachable peer.
   void send_heartbeat(int dest, std::chrono::steady_clock::time_point now) {
-    SendRecord& record = new_record(dest, Buffer());
-    const ssize_t code = fi_senddata(ep_, nullptr, 0, nullptr, pack(rank_, Kind::heartbeat, 0),
-                                     static_cast<fi_addr_t>(dest), &record.context);
-    if (code == 0) {
-      ++sends_in_flight_;
-      refused_since_[static_cast<std::size_t>(dest)] = {};
-      return;
-    }
-    free_sends_.push_back(record.context.index);
-    accepted(code, "fi_senddata", dest);
-    refused(dest, now, "heartbeats");
+    Buffer empty;
+    if (try_send(dest, pack(rank_, Kind::heartbeat, 0), empty)) refused_since_[static_cast<std::size_t>(dest)] = {};
+    else refused(dest, now, "heartbeats");
   }
 
   [[noreturn]] void unreachable(int peer, const char* what) {
