@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# mpirun across the emulated hosts of the test bed named by $TESSERA_TESTBED (set by run.sh).
+#
+#   launch.sh HOSTSxRANKS [mpirun options...] -- PROGRAM [ARGS...]
+#
+# HOSTSxRANKS: "2x2" is hosts 1 and 2 with 2 ranks each, "3x1" hosts 1-3 with one rank each.
+# mpirun itself runs on host 1 (in its namespace, under its name); Open MPI starts the daemons of
+# the other hosts through rsh_agent.sh. MPI's own traffic between hosts uses the tcp BTL on the test
+# bed's subnet, as it would over a cluster's Ethernet; within a host, shared memory.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+prefix=${TESSERA_TESTBED:?launch.sh runs inside run.sh (TESSERA_TESTBED unset)}
+layout=${1:?usage: launch.sh HOSTSxRANKS [mpirun options] -- PROGRAM [ARGS]}
+shift
+[[ $layout =~ ^([0-9]+)x([0-9]+)$ ]] || { echo "launch.sh: bad layout '$layout' (want e.g. 2x2)" >&2; exit 2; }
+hosts=${BASH_REMATCH[1]}
+per_host=${BASH_REMATCH[2]}
+options=()
+while (($#)) && [[ $1 != -- ]]; do options+=("$1"); shift; done
+[[ ${1:-} == -- ]] || { echo "launch.sh: missing -- before the program" >&2; exit 2; }
+shift
+
+host_list=""
+for ((i = 1; i <= hosts; ++i)); do host_list+="${host_list:+,}${prefix}h$i:$per_host"; done
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+cmd=(mpirun --host "$host_list" -np $((hosts * per_host)) --oversubscribe --bind-to none
+     --mca plm_rsh_agent "$here/rsh_agent.sh" --mca pml ob1 --mca btl self,vader,tcp
+     --mca btl_tcp_if_include 10.214.0.0/24 --mca oob_tcp_if_include 10.214.0.0/24
+     "${options[@]}" "$@")
+exec ip netns exec "${prefix}h1" unshare --uts sh -c 'hostname "$0" && shift && exec "$@"' \
+  "${prefix}h1" -- "${cmd[@]}"
