@@ -2,6 +2,8 @@
 #include <tessera/runtime/runtime.hpp>
 #include <tessera/runtime/spanning_tree.hpp>
 
+#include "node_cpus.hpp"
+
 #include <spdlog/sinks/stdout_sinks.h>
 #include <spdlog/spdlog.h>
 
@@ -69,20 +71,6 @@ Runtime& this_runtime() {
   return *current_runtime;
 }
 
-namespace {
-// Collective: whether this node runs more ranks than it has online processors. Binding is not
-// consulted: mpirun may bind each rank to one core, which says nothing about sharing.
-bool ranks_share_cores(MPI_Comm comm) {
-  MPI_Comm node = MPI_COMM_NULL;
-  MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
-  int node_ranks = 1;
-  MPI_Comm_size(node, &node_ranks);
-  MPI_Comm_free(&node);
-  const long cores = sysconf(_SC_NPROCESSORS_ONLN);
-  return cores > 0 && node_ranks > cores;
-}
-}  // namespace
-
 void Runtime::fail_start_up(const Error& error, bool exit_on_error) {
   MPI_Comm_free(&comm_);
   if (!exit_on_error) throw;  // called from a catch block: rethrows the exception as it was
@@ -128,9 +116,16 @@ Runtime::Runtime(int& argc, char**& argv, RuntimeOptions options) {
   log_->set_pattern(fmt::format("[%H:%M:%S.%e] [tessera rank {}] [%l] %v", rank_));
   log_->set_level(spdlog::level::from_str(flags_.log_level));
 
-  idle_spin_us_ = flags_.idle_spin_us != RuntimeFlags::kIdleSpinAuto ? flags_.idle_spin_us
-                 : ranks_share_cores(comm_)                          ? RuntimeFlags::kIdleSpinSharedUs
-                                                                     : RuntimeFlags::kIdleSpinOwnCoreUs;
+  // Auto: ranks with a core each spin long, unless they are later seen being descheduled
+  // (SpinGovernor); ranks known to share cores, and a spin set by hand, keep one window.
+  if (flags_.idle_spin_us != RuntimeFlags::kIdleSpinAuto) {
+    spin_ = SpinGovernor(flags_.idle_spin_us, flags_.idle_spin_us);
+  } else if (detail::ranks_share_cores(comm_)) {
+    spin_ = SpinGovernor(RuntimeFlags::kIdleSpinSharedUs, RuntimeFlags::kIdleSpinSharedUs);
+  } else {
+    spin_ = SpinGovernor(RuntimeFlags::kIdleSpinOwnCoreUs, RuntimeFlags::kIdleSpinSharedUs);
+  }
+  idle_spin_us_ = spin_.spin_seconds(0) * 1e6;
 
   detail::freeze_handler_ids();
   if (!trace_flags_.dir.empty()) start_trace(options.exit_on_flag_error);

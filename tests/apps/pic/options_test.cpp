@@ -32,6 +32,15 @@ TEST(PicOptions, NoArgumentsIsTheDefaultInputOfIssue7) {
   EXPECT_EQ(o.colors_per_rank, 24);
 }
 
+TEST(PicOptions, TheDefaultPatchScalesWithTheGrid) {
+  for (const auto& [side, patch] : {std::pair{"200", "PATCH 0 49 0 49"}, std::pair{"30", "PATCH 0 6 0 6"},
+                                    std::pair{"4000", "PATCH 0 999 0 999"}}) {
+    const ParseResult r = parse({"--L", side});
+    ASSERT_TRUE(r.options.has_value()) << r.message;
+    EXPECT_EQ(r.options->problem.distribution.describe(), patch) << "--L " << side;
+  }
+}
+
 TEST(PicOptions, ParsesEveryFlag) {
   const ParseResult r = parse({"--mode=amt", "--L", "64", "--n", "5000", "--k", "2", "--m=-3", "--steps", "7",
                                "--distribution", "LINEAR", "0.5", "2", "--print_every", "3", "--report=json",
@@ -68,7 +77,8 @@ TEST(PicOptions, RejectsBadFlagsWithOneMessage) {
   expect_rejected({"--colors_per_rank", "0"}, "--colors_per_rank 0");
   expect_rejected({"--report=xml"}, "--report: xml not in {text,json}");
   expect_rejected({"--L", "ten"}, "--L");
-  expect_rejected({"--L", "30"}, "PATCH 0 239 0 239: the patch must satisfy");
+  expect_rejected({"--L", "30", "--distribution", "PATCH", "0", "239", "0", "239"},
+                  "PATCH 0 239 0 239: the patch must satisfy");
   expect_rejected({"--tessera_lb_name=GreedyLB"}, "--tessera_lb_name");
 }
 

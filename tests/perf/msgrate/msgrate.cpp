@@ -105,10 +105,10 @@ int main(int argc, char** argv) {
                best_tessera / best_mpi);
     if (report == "json")
       fmt::print(R"({{"benchmark":"message_rate","transport":"{}","provider":"{}","shm":{},)"
-                 R"("tessera_msgs_per_s":{:.0f},"mpi_msgs_per_s":{:.0f},"ratio":{:.4f}}})"
+                 R"("tessera_msgs_per_s":{:.0f},"mpi_msgs_per_s":{:.0f},"ratio":{:.4f},"hosts":{}}})"
                  "\n",
                  rt.flags().transport, rt.network_provider(),
-                 rt.flags().shm, best_tessera, best_mpi, best_tessera / best_mpi);
+                 rt.flags().shm, best_tessera, best_mpi, best_tessera / best_mpi, rt.num_nodes());
   }
   MPI_Comm_free(&app_comm);
   return 0;

@@ -21,6 +21,9 @@
 //   modeled_speedup_8_ranks  the same on 8 ranks from thread CPU time at --modeled_n particles
 //                            (ranks share the 2 cores, so wall time would measure the OS scheduler)
 // Every run must validate; a failed or unparsable run stops the benchmark with exit code 1.
+// --launcher CMD starts each run with CMD instead of mpirun -np N (across the hosts of
+// tests/multihost, "launch.sh 2x1 --"): CMD places the ranks, so the modeled runs, which need
+// their own rank count, are skipped. "hosts" is what the runs report (shared-memory nodes).
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -44,13 +47,14 @@ const std::array<const char*, 4> kBalancers = {"GreedyLB", "HierLB", "GrapevineL
 
 struct Bench {
   std::string mpirun;
+  std::string launcher;  // when set, replaces "mpirun -np N"
   std::string pic;
   std::string problem;  // grid, particles and steps flags shared by every run
 
   // Runs tessera-pic and returns its JSON summary; throws if it fails or does not validate.
   nlohmann::json run(int ranks, const std::string& args) const {
-    const std::string command =
-        fmt::format("{} -np {} {} {} {} --report=json 2>&1", mpirun, ranks, pic, problem, args);
+    const std::string start = launcher.empty() ? fmt::format("{} -np {}", mpirun, ranks) : launcher;
+    const std::string command = fmt::format("{} {} {} {} --report=json 2>&1", start, pic, problem, args);
     std::FILE* pipe = popen(command.c_str(), "r");
     if (pipe == nullptr) throw std::runtime_error("cannot start: " + command);
     std::string output;
@@ -111,9 +115,13 @@ int main(int argc, char** argv) {
   app.add_option("--trials", trials, "rounds; every figure is the median over them")
       ->check(CLI::Range(1, 20))
       ->capture_default_str();
+  std::string launcher;
+  app.add_option("--launcher", launcher, "start each run with this command instead of mpirun -np N "
+                                         "(it places the ranks; the modeled runs are skipped)");
   CLI11_PARSE(app, argc, argv);
+  if (!launcher.empty()) modeled_ranks = 0;
 
-  const Bench bench{TESSERA_BENCH_MPIRUN, TESSERA_PIC_BINARY, fmt::format("--L {} --steps {}", grid, steps)};
+  const Bench bench{TESSERA_BENCH_MPIRUN, launcher, TESSERA_PIC_BINARY, fmt::format("--L {} --steps {}", grid, steps)};
   const std::string n = fmt::format("--n {} ", particles);
   const std::string patch = n + fmt::format("--distribution PATCH 0 {0} 0 {0}", grid / 4 - 1);
   // The price of colors on an evenly loaded grid (a PATCH over the whole grid: on 2 ranks
@@ -186,7 +194,9 @@ int main(int argc, char** argv) {
         {"speedup", speedup},
         {"modeled_speedup_8_ranks", modeled},
         {"particles", particles},
-        {"trials", trials}};
+        {"trials", trials},
+        {"hosts", samples.at("spmd").reports.front().value("hosts", 1)},
+        {"ranks", samples.at("spmd").reports.front().value("ranks", 2)}};
     if (report == "text") {
       for (const char* lb : kBalancers)
         fmt::print("{:<12} time to solution {:.2f}x SPMD (interval auto); particle update {:.2f}x\n", lb,

@@ -96,9 +96,9 @@ int main(int argc, char** argv) {
   }
   MPI_Comm app_comm;
   MPI_Comm_dup(MPI_COMM_WORLD, &app_comm);
-  std::string json = fmt::format(R"({{"benchmark":"pingpong","transport":"{}","provider":"{}","shm":{},"results":[)",
+  std::string json = fmt::format(R"({{"benchmark":"pingpong","transport":"{}","provider":"{}","shm":{},"hosts":{},"results":[)",
                                  rt.flags().transport,
-                                 rt.network_provider(), rt.flags().shm);
+                                 rt.network_provider(), rt.flags().shm, rt.num_nodes());
   bool first = true;
   for (std::size_t bytes : sizes) {
     const int n = bytes >= 65536 ? std::max(1, iterations / 10) : iterations;

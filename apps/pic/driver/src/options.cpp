@@ -25,7 +25,7 @@ void require(bool ok, const std::string& message) {
 
 ParseResult parse_options(int argc, const char* const* argv) {
   Options options;
-  std::vector<std::string> distribution{"PATCH", "0", "239", "0", "239"};
+  std::vector<std::string> distribution;  // empty: the default PATCH, a quarter of the grid per side
   std::string report = "text";
   Problem& problem = options.problem;
 
@@ -42,9 +42,9 @@ ParseResult parse_options(int argc, const char* const* argv) {
   app.add_option("-m,--m", problem.m, "particles move m cells in y per step")->capture_default_str();
   app.add_option("--steps", options.steps, "time steps to run")->capture_default_str();
   app.add_option("--distribution", distribution,
-                 "GEOMETRIC rho | SINUSOIDAL | LINEAR alpha beta | PATCH xl xr yb yt")
-      ->expected(1, 5)
-      ->capture_default_str();
+                 "GEOMETRIC rho | SINUSOIDAL | LINEAR alpha beta | PATCH xl xr yb yt "
+                 "[default: PATCH 0 L/4-1 0 L/4-1, the cells of the grid's lower-left quarter per side]")
+      ->expected(1, 5);
   app.add_option("--print_every", options.print_every, "print step statistics every N steps (0: never)")
       ->capture_default_str();
   app.add_option("--report", report, "text, or json: the summary as one JSON object on the last line")
@@ -69,6 +69,11 @@ ParseResult parse_options(int argc, const char* const* argv) {
   try {
     app.parse(static_cast<int>(own.size()), own.data());
     options.json = report == "json";
+    if (distribution.empty()) {
+      // Scales with --L, so that any grid size runs with a drifting patch (L 960: 0 239 0 239).
+      const std::string last = std::to_string(std::max<std::int64_t>(problem.grid_size / 4 - 1, 0));
+      distribution = {"PATCH", "0", last, "0", last};
+    }
     problem.distribution = Distribution::parse(distribution);
     require(options.steps >= 1, fmt::format("--steps {}: expected at least 1 step", options.steps));
     require(options.print_every >= 0,

@@ -44,7 +44,7 @@ void print_summary(const RunSummary& s) {
              b.lb_migration_s, b.checkpoint_s, s.time.other_s());
   fmt::print("  mode                       {}\n", s.mode);
   fmt::print("  balancer                   {}\n", s.lb);
-  fmt::print("  ranks                      {}\n", s.ranks);
+  fmt::print("  ranks                      {} on {} host(s)\n", s.ranks, s.hosts);
   fmt::print("  steps                      {}\n", s.steps);
   fmt::print("  particles                  {}\n", s.particles);
   fmt::print("  validation                 {}\n", s.validated ? "passed" : "FAILED");
@@ -61,6 +61,7 @@ std::string summary_json(const RunSummary& s, const Options& options) {
   j["mode"] = s.mode;
   j["lb"] = s.lb;
   j["ranks"] = s.ranks;
+  j["hosts"] = s.hosts;
   j["steps"] = s.steps;
   j["particles"] = s.particles;
   j["validated"] = s.validated;

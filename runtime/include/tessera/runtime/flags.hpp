@@ -25,9 +25,12 @@ class FlagGroup {
 struct RuntimeFlags : FlagGroup {
   std::string log_level = "warn";  ///< trace, debug, info, warn, error, critical, off
   // The spin window, by default (auto, stored as kIdleSpinAuto), follows what the node allows:
-  // ranks that each have a core of their own spin for kIdleSpinOwnCoreUs, as MPI does in a
-  // blocking call, so a rank waiting for the slowest one wakes within a poll; ranks that share
-  // cores spin kIdleSpinSharedUs and give the core away within a fraction of a millisecond.
+  // ranks that each have a core of their own (the node's ranks are no more than the CPUs in the
+  // union of their affinity masks and within their cgroup's quota) spin for kIdleSpinOwnCoreUs,
+  // as MPI does in a blocking call, so a rank waiting for the slowest one wakes within a poll;
+  // ranks that share cores spin kIdleSpinSharedUs and give the core away within a fraction of a
+  // millisecond. A rank seen descheduled while spinning long (other hosts' ranks or jobs on the
+  // same cores) spins kIdleSpinSharedUs for the next second (idle_policy.hpp).
   static constexpr double kIdleSpinAuto = -1;
   static constexpr double kIdleSpinOwnCoreUs = 10000;
   static constexpr double kIdleSpinSharedUs = 50;

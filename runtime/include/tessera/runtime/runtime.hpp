@@ -97,8 +97,12 @@ class Runtime {
   /// The libfabric provider in use with --tessera_transport=ofi (the one chosen when
   /// --tessera_ofi_provider was left empty), or "" over MPI.
   std::string network_provider() const;
-  /// The idle spin window in microseconds: --tessera_idle_spin_us, or what auto chose for this node.
+  /// The idle spin window in microseconds: --tessera_idle_spin_us, or what auto chose for this node
+  /// at start-up (the window of a rank with a core of its own, while it is not descheduled).
   double idle_spin_us() const { return idle_spin_us_; }
+  /// How many long spins showed this rank being descheduled, so that it spun the shared window
+  /// for the next second (idle_policy.hpp); always 0 with a window set by hand.
+  unsigned long idle_spin_backoffs() const { return spin_.descheduled(); }
   spdlog::logger& log() { return *log_; }
   Collectives& collectives() { return *collectives_; }
   /// This rank's timeline trace (--tessera_trace), or nullptr when tracing is off. Layers above
@@ -321,8 +325,8 @@ class Runtime {
   [[noreturn]] void fail_start_up(const Error& error, bool exit_on_error);
   void finish_trace();
   [[noreturn]] void bad_rank(int dest) const;
-  IdleBackoff make_idle() const {
-    return IdleBackoff(idle_spin_us_, flags_.idle_yield_us, flags_.idle_sleep_max_us);
+  IdleBackoff make_idle() {
+    return IdleBackoff(spin_, flags_.idle_yield_us, flags_.idle_sleep_max_us);
   }
 
   static constexpr int kAwaitTries = 16;
@@ -339,6 +343,7 @@ class Runtime {
   std::unique_ptr<Tracer> trace_;
   Tracer* tracer_ = nullptr;  // trace_.get(): the one pointer each event site tests
   double idle_spin_us_ = RuntimeFlags::kIdleSpinSharedUs;  // the flag, with auto resolved
+  SpinGovernor spin_{RuntimeFlags::kIdleSpinSharedUs, RuntimeFlags::kIdleSpinSharedUs};
   bool owns_mpi_ = false;
   MPI_Comm comm_ = MPI_COMM_NULL;
   int rank_ = 0;

@@ -8,7 +8,9 @@
 ///
 /// `--distribution` takes the benchmark's spelling: GEOMETRIC rho | SINUSOIDAL | LINEAR alpha beta
 /// | PATCH xl xr yb yt (inclusive cell bounds). With no arguments the run is the default input of
-/// issue 7: L = 960, a PATCH 0 239 0 239 drifting diagonally (k = 0, m = 1), n = 600000 (issue 13: a step of SPMD on the slowest of 2 ranks takes over 10 ms here), 300 steps.
+/// issue 7: L = 960, a PATCH 0 239 0 239 drifting diagonally (k = 0, m = 1), n = 600000 (issue 13:
+/// a step of SPMD on the slowest of 2 ranks takes over 10 ms here), 300 steps. Without
+/// `--distribution` the patch scales with L: PATCH 0 L/4-1 0 L/4-1.
 ///
 /// Arguments starting with `--tessera_` (and the value after one written without '=') are not
 /// tessera-pic's: they are kept in `tessera_args` for the Tessera runtime of `--mode=amt`, which

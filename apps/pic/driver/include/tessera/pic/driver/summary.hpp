@@ -14,6 +14,7 @@ struct RunSummary {
   std::string mode;              ///< "spmd" or "amt"
   std::string lb = "none";       ///< balancer name; "none" without load balancing
   int ranks = 0;
+  int hosts = 1;                 ///< hosts (shared-memory nodes) the ranks ran on
   std::int64_t steps = 0;
   std::uint64_t particles = 0;   ///< placed at the start
   bool validated = false;        ///< positions, count and id checksum all correct
