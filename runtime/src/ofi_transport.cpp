@@ -47,6 +47,7 @@
 
 #include <mpi.h>
 #include <rdma/fabric.h>
+#include <unistd.h>
 #include <rdma/fi_cm.h>
 #include <rdma/fi_domain.h>
 #include <rdma/fi_endpoint.h>
@@ -59,6 +60,7 @@
 #include <cstring>
 #include <deque>
 #include <map>
+#include <string>
 #include <unordered_map>
 #include <vector>
 
@@ -335,6 +337,20 @@ class OfiTransport final : public Transport {
                                         &addresses[static_cast<std::size_t>(r)], 0, nullptr);
       if (inserted != 1) throw Error(fmt::format("libfabric fi_av_insert failed for rank {}", r));
     }
+    // Host names, for messages that name a peer: across nodes, "rank 3" alone does not say where.
+    constexpr int kHostBytes = 64;
+    std::vector<char> host(kHostBytes, 0);
+    gethostname(host.data(), kHostBytes - 1);
+    std::vector<char> hosts(host.size() * static_cast<std::size_t>(size_));
+    MPI_Allgather(host.data(), kHostBytes, MPI_CHAR, hosts.data(), kHostBytes, MPI_CHAR, comm_);
+    hosts_.resize(static_cast<std::size_t>(size_));
+    for (int r = 0; r < size_; ++r) hosts_[static_cast<std::size_t>(r)] = hosts.data() + static_cast<std::size_t>(r) * kHostBytes;
+  }
+
+  // "rank R on host H", for error messages.
+  std::string peer_name(int rank) const {
+    if (rank < 0 || rank >= static_cast<int>(hosts_.size())) return fmt::format("rank {}", rank);
+    return fmt::format("rank {} on host {}", rank, hosts_[static_cast<std::size_t>(rank)]);
   }
 
   void* send_desc(const Buffer& buffer) {
@@ -425,7 +441,7 @@ class OfiTransport final : public Transport {
   }
 
   bool accepted(ssize_t code, const char* what, int dest) {
-    if (code != -FI_EAGAIN) fatal("{} (peer rank {})", fi_error(what, code), dest);
+    if (code != -FI_EAGAIN) fatal("{} (peer {})", fi_error(what, code), peer_name(dest));
     return false;
   }
 
@@ -445,9 +461,9 @@ class OfiTransport final : public Transport {
   }
 
   [[noreturn]] void unreachable(int peer, const char* what) {
-    fatal("rank {} is unreachable: libfabric refused {} to it (FI_EAGAIN) for {:g} s, as it does for a rank "
+    fatal("{} is unreachable: libfabric refused {} to it (FI_EAGAIN) for {:g} s, as it does for a rank "
           "that died (--tessera_ofi_peer_timeout)",
-          peer, what, peer_timeout_.count());
+          peer_name(peer), what, peer_timeout_.count());
   }
 
   // Reads a rendezvous payload into `into`, waiting for it.
@@ -507,7 +523,7 @@ class OfiTransport final : public Transport {
       const ssize_t code = call();
       if (code == 0) break;
       if (code != -FI_EAGAIN)
-        fatal("{}{}", fi_error(what, code), peer >= 0 ? fmt::format(" (peer rank {})", peer) : std::string());
+        fatal("{}{}", fi_error(what, code), peer >= 0 ? fmt::format(" (peer {})", peer_name(peer)) : std::string());
       drain();
       if (peer >= 0 && attempt % 1024 == 0) refused(peer, std::chrono::steady_clock::now(), what);  // 1 read in 1024
     }
@@ -590,13 +606,13 @@ class OfiTransport final : public Transport {
       const Context& context = *static_cast<const Context*>(error.op_context);
       if (context.op == Op::send) {
         op = "a send";
-        peer = fmt::format("rank {}", sends_[context.index].dest);
+        peer = peer_name(sends_[context.index].dest);
       } else if (context.op == Op::read) {
         op = "a rendezvous read";
-        peer = fmt::format("rank {}", reading_from_);
+        peer = peer_name(reading_from_);
       } else {
         op = "a receive";
-        if (error.flags & FI_REMOTE_CQ_DATA) peer = fmt::format("rank {}", error.data >> kRankShift);
+        if (error.flags & FI_REMOTE_CQ_DATA) peer = peer_name(static_cast<int>(error.data >> kRankShift));
       }
     }
     fatal("libfabric error in {} with {}: {} ({})", op, peer, fi_strerror(error.err),
@@ -636,6 +652,7 @@ class OfiTransport final : public Transport {
   int next_heartbeat_ = 0;  // the rotation's last peer
   std::vector<std::chrono::steady_clock::time_point> refused_since_;  // by peer: heartbeats refused since
   std::chrono::duration<double> peer_timeout_;
+  std::vector<std::string> hosts_;  // by rank: its host name (gethostname)
   std::vector<bool> connected_;  // by peer: a message has gone to it or come from it
   std::vector<std::deque<Deferred>> deferred_;  // by destination: refused messages, in order
   std::vector<int> deferred_peers_;             // destinations with deferred messages

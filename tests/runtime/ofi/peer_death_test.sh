@@ -18,7 +18,7 @@ status=$?
 elapsed=$((SECONDS - start))
 fail() { echo "$1 (after ${elapsed} s); output:"; echo "$output"; exit 1; }
 [ "$status" -eq 124 ] && fail "the job hung"
-grep -q "tessera error on rank 0: rank 1 is unreachable" <<<"$output" || fail "rank 0 did not name the dead rank"
+grep -q "tessera error on rank 0: rank 1 on host $(hostname) is unreachable" <<<"$output" || fail "rank 0 did not name the dead rank"
 grep -Eq "rank 0 exit status [1-9]" <<<"$output" || fail "rank 0 did not exit non-zero"
 [ "$elapsed" -le 30 ] || fail "rank 0 took too long"
 echo "rank 0 stopped in ${elapsed} s: $(grep -m1 'tessera error on rank 0' <<<"$output")"
