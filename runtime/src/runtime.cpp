@@ -107,6 +107,7 @@ Runtime::Runtime(int& argc, char**& argv, RuntimeOptions options) {
   MPI_Comm_dup(base, &comm_);
   MPI_Comm_rank(comm_, &rank_);
   MPI_Comm_size(comm_, &size_);
+  nodes_ = NodeMap::of(comm_);  // collective: every rank gets here, before the flags are parsed
 
   std::vector<FlagGroup*> groups{&flags_, &trace_flags_};
   groups.insert(groups.end(), options.flag_groups.begin(), options.flag_groups.end());

@@ -30,6 +30,7 @@
 #include <tessera/runtime/flags.hpp>
 #include <tessera/runtime/handler_traits.hpp>
 #include <tessera/runtime/idle_policy.hpp>
+#include <tessera/runtime/node_map.hpp>
 #include <tessera/runtime/timer.hpp>
 #include <tessera/runtime/trace.hpp>
 #include <tessera/runtime/transport.hpp>
@@ -93,6 +94,15 @@ class Runtime {
   int size() const { return size_; }
   /// Tessera's own communicator, duplicated from the application's or from MPI_COMM_WORLD.
   MPI_Comm comm() const { return comm_; }
+  /// This rank's node (the ranks sharing its memory), a dense id in [0, num_nodes()) numbered by
+  /// each node's lowest rank (node_map.hpp). Found once, collectively, when the runtime starts.
+  int node() const { return nodes_.node_of(rank_); }
+  /// The node of `rank`, in [0, num_nodes()); a rank outside [0, size()) throws std::out_of_range.
+  int node_of(int rank) const { return nodes_.node_of(rank); }
+  /// Number of nodes the communicator's ranks run on, >= 1.
+  int num_nodes() const { return nodes_.num_nodes(); }
+  /// The whole map: every rank's node, node sizes, each rank's place within its node.
+  const NodeMap& node_map() const { return nodes_; }
   const RuntimeFlags& flags() const { return flags_; }
   /// The libfabric provider in use with --tessera_transport=ofi (the one chosen when
   /// --tessera_ofi_provider was left empty), or "" over MPI.
@@ -343,6 +353,7 @@ class Runtime {
   MPI_Comm comm_ = MPI_COMM_NULL;
   int rank_ = 0;
   int size_ = 1;
+  NodeMap nodes_;
   std::shared_ptr<spdlog::logger> log_;
   std::unique_ptr<Transport> transport_;
   std::unique_ptr<Collectives> collectives_;
