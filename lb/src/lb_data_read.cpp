@@ -179,6 +179,68 @@ Phase parse_phase(const json& j, const Where& file, std::size_t position) {
   return phase;
 }
 
+// metadata.shared_node (vt's LBDatafile schema): four integers, each checked against the others.
+SharedNode parse_shared_node(const json& j, const Where& where) {
+  if (!j.is_object()) where.fail("expected an object with integer fields id, size, rank, num_nodes");
+  SharedNode node;
+  node.id = as_integer(require(j, "id", where), where.at("id"));
+  node.size = as_integer(require(j, "size", where), where.at("size"));
+  node.rank = as_integer(require(j, "rank", where), where.at("rank"));
+  node.num_nodes = as_integer(require(j, "num_nodes", where), where.at("num_nodes"));
+  if (node.num_nodes < 1) where.at("num_nodes").fail("expected an integer >= 1, got " + std::to_string(node.num_nodes));
+  if (node.id < 0 || node.id >= node.num_nodes)
+    where.at("id").fail("expected a node id in [0, num_nodes) = [0, " + std::to_string(node.num_nodes) + "), got " +
+                        std::to_string(node.id));
+  if (node.size < 1) where.at("size").fail("expected an integer >= 1 (ranks on the node), got " + std::to_string(node.size));
+  if (node.rank < 0 || node.rank >= node.size)
+    where.at("rank").fail("expected the rank's place on its node in [0, size) = [0, " + std::to_string(node.size) +
+                          "), got " + std::to_string(node.rank));
+  return node;
+}
+
+// Across the files: all carry shared_node or none do, they agree on num_nodes, every node id has
+// ranks, each node's size is its number of ranks, and no two ranks of a node share a place on it.
+void check_shared_nodes(const LbData& data, std::map<Rank, std::filesystem::path>& files) {
+  const auto with = std::find_if(data.ranks.begin(), data.ranks.end(), [](const RankData& d) { return d.shared_node.has_value(); });
+  if (with == data.ranks.end()) return;
+  const auto where = [&](Rank r) { return files[r].string() + ": metadata.shared_node"; };
+  const std::int64_t num_nodes = with->shared_node->num_nodes;
+  std::map<std::int64_t, std::vector<Rank>> members;
+  for (const RankData& rank : data.ranks) {
+    if (!rank.shared_node) {
+      throw DataError(files[rank.rank].string() + ": metadata.shared_node: missing, but " + files[with->rank].string() +
+                      " has one (all ranks or none must say which node they ran on)");
+    }
+    const SharedNode& n = *rank.shared_node;
+    if (n.num_nodes != num_nodes) {
+      throw DataError(where(rank.rank) + ".num_nodes: " + std::to_string(n.num_nodes) + " disagrees with " +
+                      std::to_string(num_nodes) + " in " + files[with->rank].string());
+    }
+    members[n.id].push_back(rank.rank);
+  }
+  for (std::int64_t id = 0; id < num_nodes; ++id) {
+    if (!members.contains(id)) {
+      throw DataError(where(with->rank) + ".num_nodes: " + std::to_string(num_nodes) + " nodes, but no rank is on node " +
+                      std::to_string(id));
+    }
+  }
+  for (const auto& [id, ranks] : members) {
+    std::vector<bool> taken(ranks.size(), false);
+    for (Rank r : ranks) {
+      const SharedNode& n = *data.ranks[static_cast<std::size_t>(r)].shared_node;
+      if (n.size != static_cast<std::int64_t>(ranks.size())) {
+        throw DataError(where(r) + ".size: " + std::to_string(n.size) + ", but " + std::to_string(ranks.size()) +
+                        " rank files name node " + std::to_string(id));
+      }
+      if (taken[static_cast<std::size_t>(n.rank)]) {
+        throw DataError(where(r) + ".rank: " + std::to_string(n.rank) + " is also the place of another rank of node " +
+                        std::to_string(id));
+      }
+      taken[static_cast<std::size_t>(n.rank)] = true;
+    }
+  }
+}
+
 std::string read_bytes(const std::filesystem::path& file) {
   std::ifstream in(file, std::ios::binary);
   if (!in) throw DataError(file.string() + ": cannot open for reading");
@@ -231,9 +293,13 @@ RankData parse_rank_data(std::string_view bytes, Rank rank, const std::string& o
                                        " but metadata says " + std::to_string(written));
       }
     }
+    if (const auto n = it->find("shared_node"); n != it->end()) {
+      data.shared_node = parse_shared_node(*n, where.at("metadata.shared_node"));
+    }
     json extra = *it;
     extra.erase("type");
     extra.erase("rank");
+    extra.erase("shared_node");
     if (!extra.empty()) data.metadata_extra = extra.dump();
   }
   const json& phases = require_array(root, "phases", where);
@@ -285,6 +351,7 @@ LbData read_lb_data(const std::filesystem::path& stem) {
     }
     data.ranks.push_back(read_rank_file(it->second, r));
   }
+  check_shared_nodes(data, files);
   // A rank that recorded nothing writes an empty phase list (vt does so for ranks without
   // objects); every other rank must list the same phases in the same order.
   const auto with_phases = std::find_if(data.ranks.begin(), data.ranks.end(),

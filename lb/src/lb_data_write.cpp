@@ -57,6 +57,9 @@ std::string to_lb_json(const RankData& data, int indent) {
   json metadata = data.metadata_extra.empty() ? json::object() : json::parse(data.metadata_extra);
   metadata["type"] = "LBDatafile";
   metadata["rank"] = data.rank;
+  if (const auto& n = data.shared_node) {
+    metadata["shared_node"] = {{"id", n->id}, {"size", n->size}, {"rank", n->rank}, {"num_nodes", n->num_nodes}};
+  }
   json phases = json::array();
   for (const auto& phase : data.phases) {
     json tasks = json::array();

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <map>
 #include <stdexcept>
 
 #include <nlohmann/json.hpp>
@@ -50,6 +51,43 @@ std::vector<double> LbData::rank_loads(PhaseId id) const {
     loads.push_back(phase ? phase->load() : 0.0);
   }
   return loads;
+}
+
+bool NodeMap::grouped() const {
+  std::vector<std::int32_t> sorted(node);
+  std::sort(sorted.begin(), sorted.end());
+  return std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end();
+}
+
+NodeMap NodeMap::blocks(Rank ranks, Rank ranks_per_node) {
+  if (ranks < 1 || ranks_per_node < 1) {
+    throw std::invalid_argument("node map: expected ranks >= 1 and ranks per node >= 1, got " + std::to_string(ranks) +
+                                " and " + std::to_string(ranks_per_node));
+  }
+  NodeMap map;
+  map.node.resize(static_cast<std::size_t>(ranks));
+  for (Rank r = 0; r < ranks; ++r) map.node[static_cast<std::size_t>(r)] = r / ranks_per_node;
+  return map;
+}
+
+std::vector<SharedNode> NodeMap::shared_nodes() const {
+  std::map<std::int32_t, std::int64_t> sizes;
+  for (const std::int32_t n : node) ++sizes[n];
+  std::map<std::int32_t, std::int64_t> seen;
+  std::vector<SharedNode> out;
+  out.reserve(node.size());
+  for (const std::int32_t n : node) {
+    out.push_back(SharedNode{n, sizes[n], seen[n]++, static_cast<std::int64_t>(sizes.size())});
+  }
+  return out;
+}
+
+NodeMap LbData::node_map() const {
+  NodeMap map;
+  if (ranks.empty() || !ranks.front().shared_node) return map;
+  map.node.reserve(ranks.size());
+  for (const auto& rank : ranks) map.node.push_back(static_cast<std::int32_t>(rank.shared_node.value_or(SharedNode{}).id));
+  return map;
 }
 
 double StrategyInput::load() const {

@@ -17,7 +17,7 @@ double thread_cpu_seconds() {
 
 }  // namespace
 
-VirtualBackend::VirtualBackend(Rank ranks, CpuTiming timing) : timing_(timing == CpuTiming::on) {
+VirtualBackend::VirtualBackend(Rank ranks, CpuTiming timing, NodeMap nodes) : timing_(timing == CpuTiming::on) {
   if (ranks < 1) {
     throw std::invalid_argument("VirtualBackend: number of ranks must be >= 1, got " +
                                 std::to_string(ranks));
@@ -25,6 +25,7 @@ VirtualBackend::VirtualBackend(Rank ranks, CpuTiming timing) : timing_(timing ==
   ranks_.resize(static_cast<std::size_t>(ranks));
   std::iota(ranks_.begin(), ranks_.end(), Rank{0});
   accounts_.resize(ranks_.size());
+  set_nodes(std::move(nodes));
 }
 
 HandlerId VirtualBackend::add_handler(RawHandler handler) {

@@ -4,14 +4,19 @@
 
 #include <algorithm>
 #include <cmath>
+#include <stdexcept>
+#include <string>
 
 namespace tessera::lb {
 
 std::vector<KeySpec> WorkModel::keys() {
   return {
       real_key("alpha", "1", "work per second of load (a rank's metadata rank_alpha overrides it)", 0.0),
-      real_key("beta", "0", "work per byte of the larger of a rank's off-rank sent and received volumes", 0.0),
-      real_key("gamma", "0", "work every rank pays, seconds", 0.0),
+      real_key("beta", "0", "work per byte of the larger of a rank's inter-node sent and received volumes", 0.0),
+      real_key("gamma", "0",
+               "work per byte of the larger of a rank's sent and received volumes to and from other ranks of its "
+               "node (none without a node map)",
+               0.0),
       real_key("delta", "0", "work per byte of shared blocks on a rank other than their home (homing)", 0.0),
       real_key("memory_limit", "0",
                "bytes a rank may hold (rank_working_bytes + shared blocks + footprints + largest "
@@ -40,10 +45,12 @@ double WorkModel::limit_of(const StrategyInput& rank) const {
 }
 
 std::unordered_map<ObjectId, std::vector<HalfEdge>, ObjectIdHash> object_edges(
-    std::span<const StrategyInput> ranks) {
-  std::unordered_set<ObjectId, ObjectIdHash> objects;
+    std::span<const StrategyInput> ranks, const NodeMap& nodes) {
+  // Object -> node of its rank, -1 when the map groups nothing (the bytes are then inter-node).
+  const bool grouped = nodes.grouped();
+  std::unordered_map<ObjectId, std::int32_t, ObjectIdHash> objects;
   for (const auto& rank : ranks) {
-    for (const auto& object : rank.objects) objects.insert(object.id);
+    for (const auto& object : rank.objects) objects.emplace(object.id, grouped ? nodes.node_of(rank.rank) : -1);
   }
   std::map<std::pair<ObjectId, ObjectId>, double> volumes;  // one volume per (sender, receiver)
   for (const auto& rank : ranks) {
@@ -54,24 +61,31 @@ std::unordered_map<ObjectId, std::vector<HalfEdge>, ObjectIdHash> object_edges(
   }
   std::unordered_map<ObjectId, std::vector<HalfEdge>, ObjectIdHash> edges;
   for (const auto& [ends, bytes] : volumes) {
-    edges[ends.first].push_back(HalfEdge{ends.second, bytes, true});
-    edges[ends.second].push_back(HalfEdge{ends.first, bytes, false});
+    const std::int32_t from = objects.at(ends.first);
+    const std::int32_t to = objects.at(ends.second);
+    edges[ends.first].push_back(HalfEdge{ends.second, bytes, true, to, from});
+    edges[ends.second].push_back(HalfEdge{ends.first, bytes, false, from, to});
   }
   return edges;
 }
 
-std::vector<double> WorkModel::rank_work(std::span<const StrategyInput> ranks,
-                                         std::span<const StrategyInput> start) const {
+std::vector<double> WorkModel::rank_work(std::span<const StrategyInput> ranks, std::span<const StrategyInput> start,
+                                         const NodeMap& nodes) const {
+  if (!nodes.node.empty() && nodes.node.size() != ranks.size())
+    throw std::invalid_argument("rank_work: node map of " + std::to_string(nodes.node.size()) + " ranks for " +
+                                std::to_string(ranks.size()) + " ranks");
+  const bool grouped = nodes.grouped();
   std::unordered_map<ObjectId, Rank, ObjectIdHash> homes;
   for (const auto& rank : start) {
     for (const auto& object : rank.objects) homes.emplace(object.id, rank.rank);
   }
   std::vector<double> work;
   work.reserve(ranks.size());
-  const auto edges = beta != 0.0 ? object_edges(ranks)
-                                 : std::unordered_map<ObjectId, std::vector<HalfEdge>, ObjectIdHash>{};
+  const auto edges = beta != 0.0 || gamma != 0.0
+                         ? object_edges(ranks, nodes)
+                         : std::unordered_map<ObjectId, std::vector<HalfEdge>, ObjectIdHash>{};
   for (const auto& rank : ranks) {
-    RankWork state(*this, rank.rank, alpha_of(rank), rank.working_bytes);
+    RankWork state(*this, rank.rank, alpha_of(rank), rank.working_bytes, grouped ? nodes.node_of(rank.rank) : -1);
     for (const auto& object : rank.objects) {
       const auto it = edges.find(object.id);
       const auto home = homes.find(object.id);
@@ -98,20 +112,24 @@ std::int64_t memory_violations(const WorkModel& model, std::span<const StrategyI
 
 // --- RankWork ------------------------------------------------------------------------------------
 
-RankWork::RankWork(const WorkModel& model, Rank rank, double alpha, double working_bytes)
-    : model_(&model), rank_(rank), alpha_(alpha), working_bytes_(working_bytes) {}
+RankWork::RankWork(const WorkModel& model, Rank rank, double alpha, double working_bytes, std::int32_t node)
+    : model_(&model), rank_(rank), node_(node), alpha_(alpha), working_bytes_(working_bytes) {}
 
 RankWork::Volumes RankWork::volumes_after(std::span<const HalfEdge> edges, const ObjectId& self, int sign) const {
   // Adding the object (sign +1): its edges to objects here become free, its other edges leave the
-  // rank. Removing it (sign -1): the reverse.
+  // rank. Removing it (sign -1): the reverse. A peer here had counted its half of the edge by the
+  // node this object was on (own_node); an edge leaving the rank counts by the peer's node.
   Volumes v = volumes_;
   for (const HalfEdge& e : edges) {
     const bool here = e.peer != self && ids_.contains(e.peer);
     const double b = sign * e.bytes;
+    const bool intra = node_ >= 0 && (here ? e.own_node : e.peer_node) == node_;
+    double& sent = intra ? v.intra_sent : v.sent;
+    double& received = intra ? v.intra_received : v.received;
     if (e.out) {
-      (here ? v.received : v.sent) += here ? -b : b;
+      (here ? received : sent) += here ? -b : b;
     } else {
-      (here ? v.sent : v.received) += here ? -b : b;
+      (here ? sent : received) += here ? -b : b;
     }
   }
   return v;
@@ -128,8 +146,9 @@ double RankWork::homing_after(const LbObject& object, Rank home, int sign) const
 
 double RankWork::work_of(double load, Volumes v, double homing) const {
   // Rounding can leave -1e-9 where a volume went back to nothing.
-  const double volume = std::max({0.0, v.sent, v.received});
-  return alpha_ * load + model_->beta * volume + model_->gamma + model_->delta * homing;
+  const double inter = std::max({0.0, v.sent, v.received});
+  const double intra = std::max({0.0, v.intra_sent, v.intra_received});
+  return alpha_ * load + model_->beta * inter + model_->gamma * intra + model_->delta * homing;
 }
 
 double RankWork::work() const { return work_of(load_, volumes_, homing_); }

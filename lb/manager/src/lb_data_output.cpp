@@ -93,6 +93,11 @@ lb::Phase to_lb_phase(const collections::PhaseRecord& record) {
   return phase;
 }
 
+lb::SharedNode shared_node(const NodeMap& nodes, int rank) {
+  const int node = nodes.node_of(rank);
+  return lb::SharedNode{node, nodes.node_size(node), nodes.rank_in_node(rank), nodes.num_nodes()};
+}
+
 void LbDataOutput::write() const {
   lb::LbData all;
   all.ranks.push_back(data_);

@@ -34,6 +34,8 @@ LiveBackend::LiveBackend(Runtime& rt, Termination& termination)
       group_(make_objgroup<detail::LiveEndpoint>(rt)),
       self_{static_cast<lb::Rank>(rt.rank())} {
   group_.local()->backend = this;
+  // The runtime's node map, for strategies that charge bytes by node or shape trees by it.
+  set_nodes(lb::NodeMap{std::vector<std::int32_t>(rt.node_map().nodes().begin(), rt.node_map().nodes().end())});
 }
 
 LiveBackend::~LiveBackend() {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <map>
 
 #include "plan_messages.hpp"
 
@@ -31,46 +32,43 @@ struct Shared {
   const WorkModel* work = nullptr;
   comm::Handler<ShedReport> up;
   comm::Handler<TaskList> down;
+  comm::Handler<ShedReport> up_nodes;
+  comm::Handler<TaskList> down_nodes;
   comm::Handler<MoveOrder> moves;
 };
 
-struct HierRank {
-  const StrategyInput* input = nullptr;
-  const Shared* shared = nullptr;
+// One vertex of the tree: bins[0] stands for what is below it but not in a child's subtree (the
+// rank itself, or for a vertex of the node tree the rank's whole node), bins[1 + i] for the
+// subtree of children[i].
+struct Vertex {
   Rank parent = no_rank;
-  Rank first_child = 0;
-  std::size_t children = 0;
+  std::vector<Rank> children;
   std::size_t reported = 0;
-  bool shed = false;  // this rank gave objects away
-  std::vector<Bin> bins;  // [0]: this rank itself; [1 + i]: subtree of child i
+  bool shed = false;  // bins[0] gave objects away
+  std::vector<Bin> bins;
   std::vector<Descriptor> pool;
   std::vector<std::vector<Descriptor>> assigned;  // per bin, until the down sweep passes
-  std::vector<Migration> plan;
 
-  void start(comm::Context& ctx) {
-    double remaining = input->load();
-    pool = detail::shed_smallest(input->objects, ctx.rank(), remaining, shared->shed_above);
-    shed = !pool.empty();
-    bins[0] = Bin{ctx.rank(), remaining, 1, detail::rank_headroom(*shared->work, *input)};
-    if (children == 0) finish_up(ctx);
+  void set_children(std::vector<Rank> ranks) {
+    children = std::move(ranks);
+    bins.resize(1 + children.size());
+    assigned.resize(1 + children.size());
   }
-
-  void on_up(comm::Context& ctx, const ShedReport& report) {
-    const std::size_t bin = 1 + static_cast<std::size_t>(ctx.source() - first_child);
-    bins[bin] = Bin{ctx.source(), report.remaining, report.ranks, report.headroom};
+  std::size_t bin_of(Rank child) const {
+    return 1 + static_cast<std::size_t>(std::find(children.begin(), children.end(), child) - children.begin());
+  }
+  void receive(std::size_t bin, Rank source, const ShedReport& report) {
+    bins[bin] = Bin{source, report.remaining, report.ranks, report.headroom};
     pool.insert(pool.end(), report.tasks.begin(), report.tasks.end());
-    if (++reported == children) finish_up(ctx);
   }
+  bool complete() const { return reported == children.size(); }
 
-  void finish_up(comm::Context& ctx) {
-    if (ctx.rank() == root) {
-      distribute(ctx, std::move(pool));
-      return;
-    }
-    // A rank that shed is not underloaded: were it a candidate here, the objects it just shed
-    // would come straight back, since shedding stops at or below the serving threshold.
+  // The up-sweep step of a non-root vertex: serve the bins below D x average, report the rest.
+  ShedReport serve(double serve_below) {
+    // A bin that shed is not underloaded: were it a candidate here, the objects it just shed would
+    // come straight back, since shedding stops at or below the serving threshold.
     std::vector<Bin> candidates(bins.begin() + (shed ? 1 : 0), bins.end());
-    for (const auto& a : detail::assign_largest_to_least(pool, candidates, shared->serve_below)) {
+    for (const auto& a : detail::assign_largest_to_least(pool, candidates, serve_below)) {
       const std::size_t bin = a.bin + (shed ? 1 : 0);
       bins[bin].load += a.task.load;
       bins[bin].headroom -= a.task.memory;
@@ -85,19 +83,92 @@ struct HierRank {
       report.headroom = std::max(report.headroom, bin.headroom);
     }
     report.tasks = std::move(pool);
-    ctx.send(parent, shared->up, report);
+    pool.clear();
+    return report;
+  }
+
+  // The down-sweep step: deal `tasks` to the bins, largest to least average.
+  void deal(std::vector<Descriptor> tasks) {
+    for (const auto& a : detail::assign_largest_to_least(tasks, bins)) assigned[a.bin].push_back(a.task);
+  }
+};
+
+// Each rank is a vertex of the rank tree (`ranks`). With a node map of several nodes the rank tree
+// is a forest, one tree per node over its ranks, and each node's lowest rank (its leader) is also a
+// vertex of the node tree (`nodes`) above: the leader's rank-tree root reports to its own node-tree
+// vertex, whose bins[0] is the whole node.
+struct HierRank {
+  const StrategyInput* input = nullptr;
+  const Shared* shared = nullptr;
+  Vertex ranks;
+  bool leader = false;  // also a vertex of the node tree
+  Vertex nodes;
+  std::vector<Migration> plan;
+
+  void start(comm::Context& ctx) {
+    double remaining = input->load();
+    ranks.pool = detail::shed_smallest(input->objects, ctx.rank(), remaining, shared->shed_above);
+    ranks.shed = !ranks.pool.empty();
+    ranks.bins[0] = Bin{ctx.rank(), remaining, 1, detail::rank_headroom(*shared->work, *input)};
+    if (ranks.complete()) finish_up(ctx);
+  }
+
+  void on_up(comm::Context& ctx, const ShedReport& report) {
+    ranks.receive(ranks.bin_of(ctx.source()), ctx.source(), report);
+    ++ranks.reported;
+    if (ranks.complete()) finish_up(ctx);
+  }
+
+  void finish_up(comm::Context& ctx) {
+    if (ctx.rank() == root && !leader) {
+      distribute(ctx, std::move(ranks.pool));
+      return;
+    }
+    ShedReport report = ranks.serve(shared->serve_below);
+    if (leader) {
+      // Whatever the node could not place leaves it only now: the node is served first.
+      nodes.shed = !report.tasks.empty();
+      nodes.receive(0, ctx.rank(), report);
+      if (nodes.complete()) finish_up_nodes(ctx);
+    } else {
+      ctx.send(ranks.parent, shared->up, report);
+    }
+  }
+
+  void on_up_nodes(comm::Context& ctx, const ShedReport& report) {
+    nodes.receive(nodes.bin_of(ctx.source()), ctx.source(), report);
+    ++nodes.reported;
+    if (nodes.complete() && reported_own_node()) finish_up_nodes(ctx);
+  }
+
+  void finish_up_nodes(comm::Context& ctx) {
+    if (!reported_own_node()) return;  // the own node's report completes it
+    if (ctx.rank() == root) {
+      distribute_nodes(ctx, std::move(nodes.pool));
+      return;
+    }
+    ctx.send(nodes.parent, shared->up_nodes, nodes.serve(shared->serve_below));
   }
 
   void on_down(comm::Context& ctx, const TaskList& list) { distribute(ctx, list.tasks); }
+  void on_down_nodes(comm::Context& ctx, const TaskList& list) { distribute_nodes(ctx, list.tasks); }
+
+  void distribute_nodes(comm::Context& ctx, std::vector<Descriptor> tasks) {
+    nodes.deal(std::move(tasks));
+    for (std::size_t i = 0; i < nodes.children.size(); ++i) {
+      ctx.send(nodes.children[i], shared->down_nodes, TaskList{std::move(nodes.assigned[1 + i])});
+    }
+    distribute(ctx, std::move(nodes.assigned[0]));
+  }
 
   void distribute(comm::Context& ctx, std::vector<Descriptor> tasks) {
-    keep(detail::assign_largest_to_least(tasks, bins));
-    for (std::size_t i = 0; i < children; ++i) {
-      ctx.send(first_child + static_cast<Rank>(i), shared->down, TaskList{std::move(assigned[1 + i])});
+    ranks.deal(std::move(tasks));
+    for (std::size_t i = 0; i < ranks.children.size(); ++i) {
+      ctx.send(ranks.children[i], shared->down, TaskList{std::move(ranks.assigned[1 + i])});
     }
     // What stays here has arrived: tell each source rank to send its object to this rank.
     std::vector<detail::Assignment> arrived;
-    for (const auto& task : assigned[0]) arrived.push_back(detail::Assignment{task, 0});
+    for (const auto& task : ranks.assigned[0]) arrived.push_back(detail::Assignment{task, 0});
     detail::order_moves(ctx, shared->moves, arrived, [&](std::size_t) { return ctx.rank(); });
   }
 
@@ -106,9 +177,65 @@ struct HierRank {
   }
 
  private:
-  void keep(const std::vector<detail::Assignment>& chosen) {
-    for (const auto& a : chosen) assigned[a.bin].push_back(a.task);
+  // bins[0] of the node tree is filled by this rank's own rank tree, which may finish after the
+  // child leaders' reports arrive (or before).
+  bool reported_own_node() const { return nodes.bins[0].rank != no_rank; }
+};
+
+// Children of every vertex: n-ary trees in rank order. Without a node map that groups several
+// nodes, one tree over all ranks (children of r are r*n+1 .. r*n+n, seed 000's shape); otherwise
+// one such tree over each node's ranks (in rank order, rooted at its lowest rank), and one over the
+// nodes' lowest ranks (in rank order, rooted at rank 0).
+class Tree {
+ public:
+  Tree(const NodeMap& map, Rank size, std::int64_t n) : size_(size), n_(n) {
+    if (!map.grouped()) return;
+    std::map<std::int32_t, std::size_t> node_index;  // node id -> members_ index, in order of lowest rank
+    position_.resize(static_cast<std::size_t>(size));
+    for (Rank r = 0; r < size; ++r) {
+      const auto [it, fresh] = node_index.emplace(map.node_of(r), members_.size());
+      if (fresh) members_.emplace_back();
+      node_of_.push_back(it->second);
+      position_[static_cast<std::size_t>(r)] = static_cast<std::int64_t>(members_[it->second].size());
+      members_[it->second].push_back(r);
+    }
+    if (members_.size() < 2) members_.clear();  // one node: the plain tree is the node's tree
   }
+
+  bool by_node() const { return !members_.empty(); }
+
+  void shape(Rank r, HierRank& self) const {
+    if (!by_node()) {
+      self.ranks.parent = r == root ? no_rank : static_cast<Rank>((r - 1) / n_);
+      self.ranks.set_children(children(std::int64_t{r}, size_, [](std::int64_t i) { return static_cast<Rank>(i); }));
+      return;
+    }
+    const std::vector<Rank>& members = members_[node_of_[static_cast<std::size_t>(r)]];
+    const std::int64_t i = position_[static_cast<std::size_t>(r)];
+    self.ranks.parent = i == 0 ? no_rank : members[static_cast<std::size_t>((i - 1) / n_)];
+    self.ranks.set_children(children(i, static_cast<std::int64_t>(members.size()),
+                                     [&](std::int64_t k) { return members[static_cast<std::size_t>(k)]; }));
+    if (i != 0) return;
+    self.leader = true;
+    const auto j = static_cast<std::int64_t>(node_of_[static_cast<std::size_t>(r)]);
+    self.nodes.parent = j == 0 ? no_rank : members_[static_cast<std::size_t>((j - 1) / n_)].front();
+    self.nodes.set_children(children(j, static_cast<std::int64_t>(members_.size()),
+                                     [&](std::int64_t k) { return members_[static_cast<std::size_t>(k)].front(); }));
+  }
+
+ private:
+  template <class RankAt>
+  std::vector<Rank> children(std::int64_t i, std::int64_t count, RankAt&& rank_at) const {
+    std::vector<Rank> out;
+    for (std::int64_t k = i * n_ + 1; k <= i * n_ + n_ && k < count; ++k) out.push_back(rank_at(k));
+    return out;
+  }
+
+  Rank size_;
+  std::int64_t n_;
+  std::vector<std::vector<Rank>> members_;  // ranks of each node, nodes in order of lowest rank
+  std::vector<std::size_t> node_of_;        // by rank: index into members_
+  std::vector<std::int64_t> position_;      // by rank: place among its node's ranks
 };
 
 }  // namespace
@@ -142,22 +269,20 @@ Plan HierLB::run(comm::Backend& backend, std::span<const StrategyInput> hosted) 
   const auto n = static_cast<std::int64_t>(options_.branching);
   Shared shared;
   shared.work = &options_.work;
+  const Tree tree(backend.nodes(), ranks, n);
   std::size_t next = 0;
   comm::Team<HierRank> team(backend, [&](Rank r) {
     HierRank self;
     self.input = &hosted[next++];
     self.shared = &shared;
-    self.parent = r == root ? no_rank : static_cast<Rank>((r - 1) / n);
-    const std::int64_t first = std::int64_t{r} * n + 1;
-    self.first_child = static_cast<Rank>(std::min<std::int64_t>(first, ranks));
-    self.children = static_cast<std::size_t>(std::clamp<std::int64_t>(ranks - first, 0, n));
-    self.bins.resize(1 + self.children);
-    self.assigned.resize(1 + self.children);
+    tree.shape(r, self);
     return self;
   });
   shared.up = team.handler<&HierRank::on_up>();
   shared.down = team.handler<&HierRank::on_down>();
   shared.moves = team.handler<&HierRank::on_moves>();
+  shared.up_nodes = team.handler<&HierRank::on_up_nodes>();
+  shared.down_nodes = team.handler<&HierRank::on_down_nodes>();
 
   const double total = team.allreduce(comm::ReduceOp::sum, [](HierRank& self) { return self.input->load(); });
   shared.shed_above = options_.c * total / ranks;

@@ -84,7 +84,9 @@ TEST(Fidelity, LiveTemperedPlanEqualsTheLbsimReplayOfTheDump) {
   }
 
   auto strategy = tessera::lb::Registry::builtin().create("TemperedLB", kArgs);
-  const auto replay = tessera::lbsim::simulate(strategy.get(), inputs, tessera::lbsim::WorkModel{});
+  // The replay runs on the node map the job wrote (metadata.shared_node), as the live run did.
+  ASSERT_EQ(data.node_map().node.size(), 4u);
+  const auto replay = tessera::lbsim::simulate(strategy.get(), inputs, tessera::lbsim::WorkModel{}, data.node_map());
   EXPECT_FALSE(replay.plan.migrations.empty()) << "the skewed load should make TemperedLB move objects";
   std::vector<tessera::lb::Migration> mine;
   for (const auto& m : replay.plan.migrations)

@@ -38,7 +38,7 @@ void record_and_check(bool compress) {
   flags->dir = scratch().string();
   flags->file = compress ? "packed.%p.json" : "plain.%p.json";
   flags->compress = compress;
-  tessera::lb_manager::LbDataOutput output(*flags, rt.rank());
+  tessera::lb_manager::LbDataOutput output(*flags, rt.rank(), &rt.node_map());
   auto chatty = make_collection<Chatty>(rt, {3, 2 * static_cast<std::int64_t>(rt.size())});
   auto& phases = PhaseManager::of(rt);
   phases.end_phase();
@@ -76,8 +76,15 @@ void record_and_check(bool compress) {
     EXPECT_EQ(messages, 6 * static_cast<std::int64_t>(i + 1));
     EXPECT_EQ(phase.tasks[0].subphases.size(), i == 1 ? 2u : 0u);
   }
+  // metadata.shared_node: the runtime's node map (tests run on one host: one node of every rank).
+  ASSERT_TRUE(back.shared_node.has_value());
+  EXPECT_EQ(back.shared_node->id, rt.node());
+  EXPECT_EQ(back.shared_node->size, rt.node_map().node_size(rt.node()));
+  EXPECT_EQ(back.shared_node->rank, rt.node_map().rank_in_node(rt.rank()));
+  EXPECT_EQ(back.shared_node->num_nodes, rt.num_nodes());
   const tessera::lb::LbData all = tessera::lb::read_lb_data(flags->stem());
   EXPECT_EQ(all.ranks.size(), static_cast<std::size_t>(rt.size()));
+  EXPECT_EQ(all.node_map().node, std::vector<std::int32_t>(rt.node_map().nodes().begin(), rt.node_map().nodes().end()));
   EXPECT_EQ(all.ranks[static_cast<std::size_t>(rt.rank())], output.data());
   rt.collectives().barrier();
   chatty.destroy();

@@ -92,6 +92,26 @@ TEST(LbsimCli, RecordedDataTableStatsAndOut) {
   EXPECT_EQ(placed.ranks.size(), 16u);
 }
 
+TEST(LbsimCli, NodesFromTheCommandLineOrTheData) {
+  // The LBAF toy has no shared_node (a node per rank); --ranks-per-node 4 puts its 16 ranks on 4
+  // nodes, which --out writes as shared_node, and a run on that output finds the same 4 nodes.
+  const fs::path out = scratch() / "noded";
+  const auto r = lbsim("--data " + toy + " --ranks-per-node 4 --strategy HierLB --work 'beta=1e-9 gamma=1e-10' --out " +
+                       out.string() + " --report=json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(nlohmann::json::parse(last_line(r.out))["nodes"], 4);
+  const auto placed = tessera::lb::read_lb_data(out);
+  EXPECT_EQ(placed.node_map(), tessera::lb::NodeMap::blocks(16, 4));
+  ASSERT_TRUE(placed.ranks[5].shared_node.has_value());
+  EXPECT_EQ(*placed.ranks[5].shared_node, (tessera::lb::SharedNode{1, 4, 1, 4}));
+  const auto again = lbsim("--data " + out.string() + " --strategy TemperedLB --args 'beta=1e-9 gamma=1e-10'");
+  ASSERT_EQ(again.exit_code, 0) << again.err;
+  EXPECT_NE(again.out.find("lbsim: 16 ranks on 4 nodes, 274 objects"), std::string::npos) << again.out;
+  const auto plain = lbsim("--data " + toy + " --report=json");
+  ASSERT_EQ(plain.exit_code, 0) << plain.err;
+  EXPECT_EQ(nlohmann::json::parse(last_line(plain.out))["nodes"], 16);
+}
+
 TEST(LbsimCli, WhatIfOnMoreRanks) {
   const auto r = lbsim("--data " + toy + " --ranks 32 --strategy TemperedLB --report=json");
   ASSERT_EQ(r.exit_code, 0) << r.err;

@@ -96,12 +96,18 @@ TEST(WorkModel, AffineCombinationOfLoadAndOffRankBytes) {
       rank_of(1, {{3, 3.0}}, {{1, 3, 100}, {3, 2, 40}}),
       rank_of(2, {{4, 0.5}}, {{4, 1, 30}}),
   };
+  // gamma charges intra-node bytes: without a node map there are none, so it adds nothing.
   const WorkModel model = parse_work("alpha=1 beta=0.01 gamma=0.5");
   const auto work = model.rank_work(ranks);
   ASSERT_EQ(work.size(), 3u);
-  EXPECT_DOUBLE_EQ(work[0], 3.0 + 0.01 * 100 + 0.5);  // sends 100, receives 70
-  EXPECT_DOUBLE_EQ(work[1], 3.0 + 0.01 * 100 + 0.5);  // sends 40, receives 100
-  EXPECT_DOUBLE_EQ(work[2], 0.5 + 0.01 * 30 + 0.5);   // sends 30
+  EXPECT_DOUBLE_EQ(work[0], 3.0 + 0.01 * 100);  // sends 100, receives 70
+  EXPECT_DOUBLE_EQ(work[1], 3.0 + 0.01 * 100);  // sends 40, receives 100
+  EXPECT_DOUBLE_EQ(work[2], 0.5 + 0.01 * 30);   // sends 30
+  // Ranks 0 and 1 on one node: their bytes to each other (100 and 40) cost gamma instead of beta.
+  const auto by_node = model.rank_work(ranks, {}, lb::NodeMap{{0, 0, 1}});
+  EXPECT_DOUBLE_EQ(by_node[0], 3.0 + 0.01 * 30 + 0.5 * 100);  // inter: receives 30; intra: sends 100, receives 40
+  EXPECT_DOUBLE_EQ(by_node[1], 3.0 + 0.5 * 100);              // intra: sends 40, receives 100
+  EXPECT_DOUBLE_EQ(by_node[2], 0.5 + 0.01 * 30);
   EXPECT_EQ(parse_work("").rank_work(ranks), (std::vector<double>{3.0, 3.0, 0.5}));
   EXPECT_EQ(error_of([] { parse_work("epsilon=1"); }),
             "--work: unknown key 'epsilon'; valid keys: alpha, beta, gamma, delta, memory_limit");
@@ -122,13 +128,14 @@ TEST(Simulation, ReportsLowerBoundMigrationsAndIterations) {
   const std::vector<lb::StrategyInput> ranks = {rank_of(0, {{1, 4}, {2, 3}, {3, 2}, {4, 1}}), rank_of(1, {})};
   EXPECT_DOUBLE_EQ(lower_bound_imbalance(ranks), 0.0);  // max(avg 5, largest 4) = avg
   EXPECT_DOUBLE_EQ(lower_bound_imbalance({rank_of(0, {{1, 6}, {2, 1}}), rank_of(1, {{3, 1}})}), 0.5);
-  // In work: alpha 2, gamma 1 over loads {6, 1 | 1} (avg 4, largest 6): max work >= 13, average
-  // work 9, I >= 13/9 - 1. With beta > 0 the average moves with the placement: no I bound.
+  // In work: alpha 2 over loads {6, 1 | 1} (avg 4, largest 6): max work >= 12, average work 8,
+  // I >= 12/8 - 1. With beta or gamma > 0 the average moves with the placement: no I bound.
   const std::vector<lb::StrategyInput> uneven = {rank_of(0, {{1, 6}, {2, 1}}), rank_of(1, {{3, 1}})};
-  const WorkBound affine = work_lower_bound(uneven, parse_work("alpha=2 gamma=1"));
-  EXPECT_DOUBLE_EQ(affine.max_work, 13.0);
+  const WorkBound affine = work_lower_bound(uneven, parse_work("alpha=2"));
+  EXPECT_DOUBLE_EQ(affine.max_work, 12.0);
   ASSERT_TRUE(affine.imbalance.has_value());
-  EXPECT_DOUBLE_EQ(*affine.imbalance, 13.0 / 9.0 - 1.0);
+  EXPECT_DOUBLE_EQ(*affine.imbalance, 12.0 / 8.0 - 1.0);
+  EXPECT_FALSE(work_lower_bound(uneven, parse_work("alpha=2 gamma=1")).imbalance.has_value());
   const WorkBound with_bytes = work_lower_bound(uneven, parse_work("beta=0.5"));
   EXPECT_DOUBLE_EQ(with_bytes.max_work, 6.0);
   EXPECT_FALSE(with_bytes.imbalance.has_value());

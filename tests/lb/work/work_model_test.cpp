@@ -40,6 +40,8 @@ Plan run(Strategy& strategy, const std::vector<StrategyInput>& ranks) {
 }
 
 TEST(WorkModel, RankWorkCountsOnlyOffRankBytesAndHoming) {
+  // gamma = 1 s per intra-node byte: without a node map (a node per rank, node -1 here) no byte is
+  // intra-node, so it adds nothing (until nodes it was LBAF's constant, 1 s on every rank).
   const WorkModel model{2.0, 0.5, 1.0, 0.25, 0.0};
   // a -> b 100 bytes, b -> c 40 bytes, c -> a 10 bytes.
   const std::vector<HalfEdge> a{{id(2), 100, true}, {id(3), 10, false}};
@@ -48,19 +50,19 @@ TEST(WorkModel, RankWorkCountsOnlyOffRankBytesAndHoming) {
   const LbObject ob{id(2), 1.0, true, {}};
   RankWork rank(model, 0, 2.0, 0.0);
   rank.add(oa, a, 0);
-  // Sent 100 (a -> b off-rank), received 10: 2 x 3 + 0.5 x 100 + 1 = 57; the block is at home.
-  EXPECT_DOUBLE_EQ(rank.work(), 57.0);
-  EXPECT_DOUBLE_EQ(rank.work_with(ob, b, 0), 2 * 4.0 + 0.5 * 40 + 1);  // a -> b is free now
+  // Sent 100 (a -> b off-rank), received 10: 2 x 3 + 0.5 x 100 = 56; the block is at home.
+  EXPECT_DOUBLE_EQ(rank.work(), 56.0);
+  EXPECT_DOUBLE_EQ(rank.work_with(ob, b, 0), 2 * 4.0 + 0.5 * 40);  // a -> b is free now
   rank.add(ob, b, 0);
-  EXPECT_DOUBLE_EQ(rank.work(), 29.0);
-  EXPECT_DOUBLE_EQ(rank.work_without(oa, a, 0), 2 * 1.0 + 0.5 * 100 + 1);  // b receives from a
+  EXPECT_DOUBLE_EQ(rank.work(), 28.0);
+  EXPECT_DOUBLE_EQ(rank.work_without(oa, a, 0), 2 * 1.0 + 0.5 * 100);  // b receives from a
   rank.remove(oa, a, 0);
-  EXPECT_DOUBLE_EQ(rank.work(), 53.0);
+  EXPECT_DOUBLE_EQ(rank.work(), 52.0);
   // A block homed on rank 3 costs delta x its bytes once, however many of its objects are here.
   RankWork away(model, 0, 2.0, 0.0);
   away.add(oa, {}, 3);
   away.add(LbObject{id(9), 0.0, true, {0, 0, 7, 8.0}}, {}, 3);
-  EXPECT_DOUBLE_EQ(away.work(), 2 * 3.0 + 1 + 0.25 * 8);
+  EXPECT_DOUBLE_EQ(away.work(), 2 * 3.0 + 0.25 * 8);
 }
 
 TEST(WorkModel, MemoryIsWorkingBytesBlocksFootprintsAndTheLargestWorkingBytes) {

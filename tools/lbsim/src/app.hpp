@@ -20,6 +20,7 @@ struct Options {
   std::string strategy;                  // empty: no balancing
   std::string args;                      // "key=value ..." for the strategy
   lb::Rank ranks = 0;                    // 0: as many as the data has
+  lb::Rank ranks_per_node = 0;           // > 0: nodes of that many ranks; 0: the data's shared_node
   std::string work;                      // --work; empty: the strategy's own model
   bool stats = false;
   bool json = false;
@@ -34,6 +35,7 @@ struct Run {
   std::string source;        // "synthetic ..." or the data stem
   lb::PhaseId phase = 0;
   std::int64_t objects = 0;
+  std::int64_t nodes = 0;    // nodes the ranks were placed on (each rank its own without a node map)
   std::string strategy;      // name and args as given
   SimResult result;
   std::vector<PhaseStatistics> phases;

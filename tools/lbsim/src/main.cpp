@@ -3,6 +3,7 @@
 
 #include <malloc.h>
 
+#include <algorithm>
 #include <iostream>
 #include <string_view>
 
@@ -35,10 +36,13 @@ int run_lbsim(const lbsim::app::Options& options) {
   run.phase = options.phase ? *options.phase : (ids.empty() ? 0 : ids.front());
   const auto inputs = lbsim::phase_inputs(data, run.phase, options.ranks);
   for (const auto& rank : inputs) run.objects += static_cast<std::int64_t>(rank.objects.size());
+  const lb::NodeMap nodes = lbsim::phase_nodes(data, options.ranks, options.ranks_per_node);
+  run.nodes = nodes.node.empty() ? static_cast<std::int64_t>(inputs.size())
+                                 : *std::max_element(nodes.node.begin(), nodes.node.end()) + std::int64_t{1};
   if (strategy) run.strategy = options.strategy + (options.args.empty() ? "" : " " + options.args);
-  run.result = lbsim::simulate(strategy.get(), inputs, work);
-  run.phases = lbsim::phase_statistics(data, work);
-  if (!options.out.empty()) lb::write_lb_data(lbsim::placement_data(data, run.phase, run.result.balanced), options.out);
+  run.result = lbsim::simulate(strategy.get(), inputs, work, nodes);
+  run.phases = lbsim::phase_statistics(data, work, lbsim::phase_nodes(data, 0, options.ranks_per_node));  // recorded ranks
+  if (!options.out.empty()) lb::write_lb_data(lbsim::placement_data(data, run.phase, run.result.balanced, nodes), options.out);
 
   if (options.json) {
     std::cout << lbsim::app::json_line(run) << '\n';

@@ -20,6 +20,10 @@ std::optional<Options> parse_options(int argc, char** argv, int* exit_code) {
   cli.add_option("--strategy", o.strategy, "strategy to run (see --help-lb); none: statistics only");
   cli.add_option("--args", o.args, "strategy arguments, \"key=value ...\"");
   cli.add_option("--ranks", o.ranks, "virtual ranks (default: as many as the data has)")->check(CLI::PositiveNumber);
+  cli.add_option("--ranks-per-node", o.ranks_per_node,
+                 "place the ranks on nodes of this many ranks each (rank r on node r / N), for the work model's "
+                 "gamma and HierLB's tree; default: the data's metadata.shared_node, else a node per rank")
+      ->check(CLI::PositiveNumber);
   cli.add_option("--work", o.work, "work model rank work is reported in, \"alpha=A beta=B gamma=G delta=D memory_limit=BYTES\" "
                  "(LBAF's affine combination); default: the strategy's own keys");
   cli.add_flag("--stats", o.stats, "per-phase rank-work statistics of every phase, no balancing needed");

@@ -11,7 +11,10 @@ namespace tessera::lbsim::app {
 
 void print_table(std::ostream& out, const Run& run, bool stats) {
   const SimResult& r = run.result;
-  out << fmt::format("lbsim: {} ranks, {} objects, phase {} of {}\n", r.before.count, run.objects, run.phase, run.source);
+  // The nodes are named only when some node holds several ranks.
+  const std::string nodes = run.nodes < r.before.count ? fmt::format(" on {} nodes", run.nodes) : std::string();
+  out << fmt::format("lbsim: {} ranks{}, {} objects, phase {} of {}\n", r.before.count, nodes, run.objects, run.phase,
+                     run.source);
   if (stats) {
     out << fmt::format("{:>8} {:>6} {:>12} {:>11} {:>11} {:>11} {:>11} {:>9}\n", "phase", "count", "sum", "min",
                        "avg", "max", "std", "I");
@@ -65,6 +68,7 @@ std::string json_line(const Run& run) {
   j["final_imbalance"] = r.after.imbalance();
   j["lower_bound_imbalance"] = r.lower_bound ? nlohmann::ordered_json(*r.lower_bound) : nlohmann::ordered_json();
   j["lower_bound_max_work"] = r.lower_bound_max_work;
+  j["nodes"] = run.nodes;
   j["migrations"] = r.migrations;
   j["memory_violations_before"] = r.memory_violations_before;
   j["memory_violations_after"] = r.memory_violations_after;

@@ -69,22 +69,31 @@ WorkBound work_lower_bound(const std::vector<lb::StrategyInput>& inputs, const W
     own_alpha = own_alpha || rank.rank_alpha.has_value();
   }
   const double average = total / static_cast<double>(inputs.size());
-  bound.max_work = alpha * std::max(average, largest) + work.gamma;
-  const double average_work = alpha * average + work.gamma;
-  if (work.beta == 0.0 && work.delta == 0.0 && !own_alpha)
+  bound.max_work = alpha * std::max(average, largest);
+  const double average_work = alpha * average;
+  if (work.beta == 0.0 && work.gamma == 0.0 && work.delta == 0.0 && !own_alpha)
     bound.imbalance = average_work > 0.0 ? bound.max_work / average_work - 1.0 : 0.0;
   return bound;
 }
 
-SimResult simulate(lb::Strategy* strategy, const std::vector<lb::StrategyInput>& inputs, const WorkModel& work) {
+lb::NodeMap phase_nodes(const lb::LbData& data, lb::Rank ranks, lb::Rank ranks_per_node) {
+  const auto recorded = static_cast<lb::Rank>(data.ranks.size());
+  const lb::Rank count = ranks == 0 ? recorded : ranks;
+  if (ranks_per_node > 0) return lb::NodeMap::blocks(count, ranks_per_node);
+  return count == recorded ? data.node_map() : lb::NodeMap{};
+}
+
+SimResult simulate(lb::Strategy* strategy, const std::vector<lb::StrategyInput>& inputs, const WorkModel& work,
+                   const lb::NodeMap& nodes) {
   SimResult result;
-  const auto before = work.rank_work(inputs);
+  const auto before = work.rank_work(inputs, {}, nodes);
   result.before = lb::Statistics::of(before);
   const WorkBound bound = work_lower_bound(inputs, work);
   result.lower_bound = bound.imbalance;
   result.lower_bound_max_work = bound.max_work;
   if (strategy) {
-    lb::comm::VirtualBackend backend(static_cast<lb::Rank>(inputs.size()));
+    lb::comm::VirtualBackend backend(static_cast<lb::Rank>(inputs.size()), lb::comm::VirtualBackend::CpuTiming::off,
+                                     nodes);
     const auto start = std::chrono::steady_clock::now();
     result.plan = strategy->run(backend, inputs);
     result.strategy_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -92,7 +101,7 @@ SimResult simulate(lb::Strategy* strategy, const std::vector<lb::StrategyInput>&
   }
   result.migrations = static_cast<std::int64_t>(result.plan.migrations.size());
   result.balanced = lb::apply_plan(inputs, result.plan);
-  const auto after = work.rank_work(result.balanced, inputs);  // shared blocks homed where they started
+  const auto after = work.rank_work(result.balanced, inputs, nodes);  // shared blocks homed where they started
   result.after = lb::Statistics::of(after);
   result.memory_violations_before = lb::memory_violations(work, inputs);
   result.memory_violations_after = lb::memory_violations(work, result.balanced);
@@ -101,16 +110,18 @@ SimResult simulate(lb::Strategy* strategy, const std::vector<lb::StrategyInput>&
   return result;
 }
 
-std::vector<PhaseStatistics> phase_statistics(const lb::LbData& data, const WorkModel& work) {
+std::vector<PhaseStatistics> phase_statistics(const lb::LbData& data, const WorkModel& work, const lb::NodeMap& nodes) {
   std::vector<PhaseStatistics> out;
   for (lb::PhaseId phase : data.phase_ids()) {
     const auto inputs = phase_inputs(data, phase);
-    out.push_back(PhaseStatistics{phase, lb::Statistics::of(work.rank_work(inputs))});
+    out.push_back(PhaseStatistics{phase, lb::Statistics::of(work.rank_work(inputs, {}, nodes))});
   }
   return out;
 }
 
-lb::LbData placement_data(const lb::LbData& data, lb::PhaseId phase, const std::vector<lb::StrategyInput>& balanced) {
+lb::LbData placement_data(const lb::LbData& data, lb::PhaseId phase, const std::vector<lb::StrategyInput>& balanced,
+                          const lb::NodeMap& nodes) {
+  const auto shared_nodes = nodes.node.size() == balanced.size() ? nodes.shared_nodes() : std::vector<lb::SharedNode>{};
   std::unordered_map<lb::ObjectId, lb::Rank, lb::ObjectIdHash> where;
   for (const auto& rank : balanced) {
     for (const auto& object : rank.objects) where[object.id] = rank.rank;
@@ -122,6 +133,7 @@ lb::LbData placement_data(const lb::LbData& data, lb::PhaseId phase, const std::
     auto& rank = out.ranks[static_cast<std::size_t>(r)];
     rank.rank = r;
     if (static_cast<std::size_t>(r) < data.ranks.size()) rank.metadata_extra = data.ranks[static_cast<std::size_t>(r)].metadata_extra;
+    if (!shared_nodes.empty()) rank.shared_node = shared_nodes[static_cast<std::size_t>(r)];
     rank.phases.push_back(lb::Phase{phase, {}, {}});
   }
   for (const auto& recorded : data.ranks) {

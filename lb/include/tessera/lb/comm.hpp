@@ -86,6 +86,25 @@ class Backend {
     const auto ranks = local_ranks();
     return std::binary_search(ranks.begin(), ranks.end(), r);
   }
+
+  // Which node each rank is on (model.hpp): the live runtime's map, or the one lbsim and the tests
+  // give the virtual backend. Empty by default: every rank a node of its own. Strategies read it to
+  // charge bytes by node (work_model.hpp) and to shape HierLB's tree.
+  const NodeMap& nodes() const { return nodes_; }
+  // Throws std::invalid_argument unless `nodes` is empty or has one entry per rank, each >= 0.
+  void set_nodes(NodeMap nodes) {
+    if (!nodes.node.empty() && nodes.node.size() != static_cast<std::size_t>(size()))
+      throw std::invalid_argument("node map of " + std::to_string(nodes.node.size()) + " ranks for a backend of " +
+                                  std::to_string(size()) + " ranks");
+    for (std::size_t r = 0; r < nodes.node.size(); ++r)
+      if (nodes.node[r] < 0)
+        throw std::invalid_argument("node map: rank " + std::to_string(r) + " is on node " +
+                                    std::to_string(nodes.node[r]) + ", expected a node id >= 0");
+    nodes_ = std::move(nodes);
+  }
+
+ private:
+  NodeMap nodes_;
 };
 
 // A typed handler id: messages of type M go to it.

@@ -13,6 +13,16 @@
 // each source rank where its objects go, so objects move directly. No rank sees more than its
 // children's reports, which is why its busiest rank does far less than GreedyLB's root.
 //
+// Nodes (the backend's node map, comm.hpp): when it puts the ranks on two nodes or more, the tree
+// has two levels. Each node's ranks form their own n-ary tree in rank order (its k-th rank's
+// children are its (k*n+1)-th .. (k*n+n)-th), rooted at the node's lowest rank, its leader; the
+// leaders form an n-ary tree in rank order above, rooted at rank 0. A leader first runs step 3 for
+// its node alone (so a node's surplus goes to the node's own underloaded ranks first, over the
+// shared-memory transport), and only what the node cannot place goes up the leaders' tree, where a
+// whole node is one bin judged by its average load; on the way down a node's share is dealt inside
+// it by the same rule. Like Charm++'s TreeLB node level. With one node, or none (every rank a node
+// of its own), the tree is exactly the one above.
+//
 // memory_limit (and ranks' metadata memory_limit, work_model.hpp): every report also carries the
 // largest memory headroom of a rank in the subtree, less the upper bounds of what was handed to it;
 // an object goes only to a bin with room for it, so whatever a subtree accepts fits on its rank of

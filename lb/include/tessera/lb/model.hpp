@@ -95,18 +95,53 @@ struct Phase {
   bool operator==(const Phase&) const = default;
 };
 
+// vt's metadata.shared_node: the node (ranks sharing memory) a rank ran on. All four fields are
+// integers: id in [0, num_nodes), size = ranks on that node (>= 1), rank = this rank's position
+// among them, in [0, size).
+struct SharedNode {
+  std::int64_t id = 0;
+  std::int64_t size = 1;
+  std::int64_t rank = 0;
+  std::int64_t num_nodes = 1;
+  bool operator==(const SharedNode&) const = default;
+};
+
 struct RankData {
   Rank rank = 0;
-  std::string metadata_extra;  // opaque JSON object of metadata keys besides type/rank, or empty
+  std::string metadata_extra;  // opaque JSON object of metadata keys besides type/rank/shared_node, or empty
+  std::optional<SharedNode> shared_node;  // absent: this rank is a node of its own
   std::vector<Phase> phases;
 
   const Phase* find_phase(PhaseId id) const;  // nullptr when this rank has no such phase
   bool operator==(const RankData&) const = default;
 };
 
+// Which node each rank is on. Empty `node`: every rank is a node of its own (what LB data without
+// shared_node means, and the map lbsim and the tests use unless told otherwise); otherwise node[r]
+// is rank r's node id for r in [0, P), ids in [0, num_nodes()).
+struct NodeMap {
+  std::vector<std::int32_t> node;
+
+  std::int32_t node_of(Rank r) const { return node.empty() ? r : node[static_cast<std::size_t>(r)]; }
+  // True when some node holds two ranks or more: only then does the map change anything (work
+  // model's gamma, HierLB's tree). A map of P nodes of one rank each says what an empty one says.
+  bool grouped() const;
+  // Every rank on node (r / ranks_per_node): block placement, as mpirun --map-by core fills hosts.
+  // Throws std::invalid_argument unless ranks >= 1 and ranks_per_node >= 1.
+  static NodeMap blocks(Rank ranks, Rank ranks_per_node);
+  // vt's metadata.shared_node of every rank (indexed by rank): its node, the ranks on that node,
+  // its place among them in rank order, and the number of distinct nodes. Empty for an empty map.
+  std::vector<SharedNode> shared_nodes() const;
+  bool operator==(const NodeMap&) const = default;
+};
+
 // All ranks of one recording; ranks[r].rank == r.
 struct LbData {
   std::vector<RankData> ranks;
+
+  // The node of every rank from the ranks' shared_node (empty when no rank has one). read_lb_data
+  // has checked that all ranks or none carry it and that they agree.
+  NodeMap node_map() const;
 
   std::vector<PhaseId> phase_ids() const;       // in file order, of the first rank with phases
   std::vector<double> rank_loads(PhaseId) const;  // seconds per rank; 0 where a rank lacks the phase

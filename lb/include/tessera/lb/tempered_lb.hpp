@@ -75,7 +75,8 @@
 // average, the gossip, the CMF, the threshold and I are of work, and the ordering reads each
 // object's marginal work (W minus the work without it). The relaxed criterion becomes
 // max(W_x', W_p') < W_p: the sender knows W_p' exactly and bounds W_x' from above by
-// W_x + alpha o_load + beta max(o's bytes out, in) + delta (o's block bytes when x is not its home);
+// W_x + alpha o_load + (beta + gamma) max(o's bytes out, in) + delta (o's block bytes when x is not
+// its home; beta + gamma because the sender cannot tell which of o's bytes stay within x's node);
 // the receiver then computes W_x' exactly and, with admit=receiver, returns what fails. A memory
 // limit is checked by the sender against gossiped headroom (an upper bound of what o adds) and
 // by the receiver exactly, whatever `admit` says; refusals are counted apart (rejected_memory).

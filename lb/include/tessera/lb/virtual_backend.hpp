@@ -32,8 +32,9 @@ struct RankAccount {
 class VirtualBackend final : public Backend {
  public:
   enum class CpuTiming { off, on };
-  // Throws std::invalid_argument if ranks < 1.
-  explicit VirtualBackend(Rank ranks, CpuTiming timing = CpuTiming::off);
+  // Throws std::invalid_argument if ranks < 1, or if `nodes` is neither empty (every rank a node of
+  // its own) nor one node id per rank.
+  explicit VirtualBackend(Rank ranks, CpuTiming timing = CpuTiming::off, NodeMap nodes = {});
 
   Rank size() const override { return static_cast<Rank>(ranks_.size()); }
   std::span<const Rank> local_ranks() const override { return ranks_; }

@@ -82,8 +82,9 @@ bool TemperedRank::admit_swap(RankWork& state, TransferMessage& message, Rank so
     for (const std::size_t i : members) trial.remove(held_[i].object, held_[i].edges, held_[i].origin);
     trial = with_unit(std::move(trial));
     if (trial.memory() > limit_) continue;
-    // The sender's work is bounded from above: every byte of the cluster's edges off its rank.
-    const double added = message.swap_alpha * load + model.beta * volume +
+    // The sender's work is bounded from above: every byte of the cluster's edges off its rank, at
+    // the inter- and the intra-node price at once (the bytes may be of either kind there).
+    const double added = message.swap_alpha * load + (model.beta + model.gamma) * volume +
                          model.delta * (key.second != source && !block_at_sender ? bytes : 0.0);
     // Beyond its cap it could take the sender past what its other swaps were judged against.
     if (added > message.swap_cap * (1.0 + 1e-12)) continue;
@@ -168,7 +169,7 @@ SwapChoice TemperedRank::choose_swap(std::size_t object, const SwapPeer& peer, c
       without.remove(held.object, held.edges, held.origin);
     }
     const bool homeless = m.shared_id >= 0 && first.origin != peer.rank;
-    const double after_peer = peer.load + model.alpha * load + model.beta * edges + model.delta * (homeless ? m.shared_bytes : 0.0);
+    const double after_peer = peer.load + model.alpha * load + (model.beta + model.gamma) * edges + model.delta * (homeless ? m.shared_bytes : 0.0);
     const double after_own = without.work();
     const double adds = footprint + std::max(0.0, working - peer.working) + (m.shared_id >= 0 ? m.shared_bytes : 0.0);
     // The memory this rank needs to take back what every swap expects (finish_swaps shares out

@@ -59,10 +59,15 @@ void update_average(Team& team, Shared& shared) {
   shared.average = (static_cast<double>(total[0]) + static_cast<double>(total[1]) / unit) / static_cast<double>(shared.size);
 }
 
-// Work model with beta != 0: every recorded edge reaches the holders of its ends.
-void exchange_edges(Team& team) {
+// Work model with beta or gamma != 0: every recorded edge reaches the holders of its ends (and,
+// with a node map that groups ranks, the holders learn where the other ends are).
+void exchange_edges(Team& team, const Shared& shared) {
   team.step([](TemperedRank& self, comm::Context& ctx) { self.send_to_directory(ctx); });
   team.run_until_quiet();
+  if (shared.nodes) {
+    team.step([](TemperedRank& self, comm::Context& ctx) { self.share_locations(ctx); });
+    team.run_until_quiet();
+  }
   team.step([](TemperedRank& self, comm::Context& ctx) { self.forward_edges(ctx); });
   team.run_until_quiet();
   team.step([](TemperedRank& self, comm::Context&) { self.attach_edges(); });
@@ -83,6 +88,7 @@ Plan TemperedLB::run(comm::Backend& backend, std::span<const StrategyInput> host
   shared.options = &options_;
   shared.size = backend.size();
   shared.rounds = options_.rounds_for(shared.size);
+  if (backend.nodes().grouped()) shared.nodes = &backend.nodes();
   std::size_t next = 0;
   Team team(backend, [&](Rank) { return TemperedRank(shared, hosted[next++]); });
   shared.gossip = team.handler<&TemperedRank::on_gossip>();
@@ -93,6 +99,7 @@ Plan TemperedLB::run(comm::Backend& backend, std::span<const StrategyInput> host
   shared.turn = team.handler<&TemperedRank::on_turn>();
   shared.directory = team.handler<&TemperedRank::on_directory>();
   shared.edges = team.handler<&TemperedRank::on_edges>();
+  shared.locations = team.handler<&TemperedRank::on_locations>();
 
   shared.modeled = team.allreduce(comm::ReduceOp::max, [](TemperedRank& self) {
     return std::int64_t{self.needs_model() ? 1 : 0};
@@ -105,7 +112,7 @@ Plan TemperedLB::run(comm::Backend& backend, std::span<const StrategyInput> host
                         "rank_alpha, memory limits) needs transfer=distributed");
   }
   shared.blocks = shared.modeled && (shared.limited || options_.work.delta != 0.0);
-  if (shared.modeled && options_.work.beta != 0.0) exchange_edges(team);
+  if (shared.modeled && (options_.work.beta != 0.0 || options_.work.gamma != 0.0)) exchange_edges(team, shared);
 
   const double total = team.allreduce(comm::ReduceOp::sum, [](TemperedRank& self) { return self.load(); });
   shared.average = total / static_cast<double>(shared.size);

@@ -241,11 +241,25 @@ struct DirectoryMessage {
   }
 };
 
-struct EdgeDelivery {
-  std::vector<LbEdge> edges;
+// With a node map that groups ranks: where objects were when balancing started, directory rank to
+// directory rank ("object X is held by rank r"), so that edges reach holders with their peers' ranks.
+struct LocationMessage {
+  std::vector<ObjectId> objects;
+  std::vector<Rank> ranks;  // aligned with objects
   template <class A>
   void serialize(A& ar) {
-    ar(edges);
+    ar(objects, ranks);
+  }
+};
+
+struct EdgeDelivery {
+  std::vector<LbEdge> edges;
+  // With a grouping node map only: the rank holding each peer of the edges that is known.
+  std::vector<ObjectId> located;
+  std::vector<Rank> located_ranks;  // aligned with located
+  template <class A>
+  void serialize(A& ar) {
+    ar(edges, located, located_ranks);
   }
 };
 
@@ -373,7 +387,11 @@ struct Shared {
   bool limited = false;
   // Modeled with a memory limit or delta != 0: knowledge carries each peer's shared blocks.
   bool blocks = false;
+  // The backend's node map when it groups ranks (NodeMap::grouped), else nullptr: every off-rank
+  // byte is then inter-node (work_model.hpp).
+  const NodeMap* nodes = nullptr;
   comm::Handler<DirectoryMessage> directory;
+  comm::Handler<LocationMessage> locations;
   comm::Handler<EdgeDelivery> edges;
   comm::Handler<GossipView> gossip;
   comm::Handler<TransferMessage> proposal;
@@ -403,6 +421,10 @@ class TemperedRank {
   // then the directory ranks pass them to the holders, which attach them to their objects.
   void send_to_directory(comm::Context& ctx);
   void on_directory(comm::Context& ctx, const DirectoryMessage& message);
+  // With a grouping node map, between the two: each directory rank tells the directory rank of
+  // every edge's other end where its own end is held.
+  void share_locations(comm::Context& ctx);
+  void on_locations(comm::Context& ctx, const LocationMessage& message);
   void forward_edges(comm::Context& ctx);
   void on_edges(comm::Context& ctx, const EdgeDelivery& message);
   void attach_edges();
@@ -503,7 +525,10 @@ class TemperedRank {
   std::int64_t rejected_memory_ = 0;
   std::unordered_map<ObjectId, Rank, ObjectIdHash> directory_;     // directory rank: holder by object
   std::vector<std::pair<ObjectId, LbEdge>> directory_edges_;        // directory rank: edges by end
+  std::unordered_map<ObjectId, Rank, ObjectIdHash> peer_holders_;  // directory rank: holders of other ends
   std::vector<LbEdge> delivered_;
+  std::unordered_map<ObjectId, Rank, ObjectIdHash> located_;        // holder: ranks of its objects' peers
+  std::int32_t node() const { return shared_->nodes ? shared_->nodes->node_of(rank_) : -1; }
   std::vector<Held> start_;
   std::vector<Held> held_;
   std::vector<Held> best_;

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 
 #include "tempered_rank.hpp"
 
@@ -23,7 +24,7 @@ bool TemperedRank::needs_model() const {
 }
 
 RankWork TemperedRank::modeled() const {
-  RankWork state(shared_->options->work, rank_, alpha_, input_->working_bytes);
+  RankWork state(shared_->options->work, rank_, alpha_, input_->working_bytes, node());
   for (const Held& held : held_) state.add(held.object, held.edges, held.origin);
   return state;
 }
@@ -70,19 +71,55 @@ void TemperedRank::on_directory(comm::Context& ctx, const DirectoryMessage& mess
   for (std::size_t i = 0; i < message.edges.size(); ++i) directory_edges_.emplace_back(message.endpoints[i], message.edges[i]);
 }
 
+void TemperedRank::share_locations(comm::Context& ctx) {
+  std::map<Rank, std::set<std::pair<ObjectId, Rank>>> outgoing;  // ordered: a fixed send order and content
+  for (const auto& [end, edge] : directory_edges_) {
+    const auto it = directory_.find(end);
+    if (it == directory_.end()) continue;
+    const ObjectId& other = edge.from == end ? edge.to : edge.from;
+    outgoing[directory_of(other, shared_->size)].emplace(end, it->second);
+  }
+  for (const auto& [dest, entries] : outgoing) {
+    LocationMessage message;
+    for (const auto& [object, holder] : entries) {
+      message.objects.push_back(object);
+      message.ranks.push_back(holder);
+    }
+    ctx.send(dest, shared_->locations, message);
+  }
+}
+
+void TemperedRank::on_locations(comm::Context&, const LocationMessage& message) {
+  for (std::size_t i = 0; i < message.objects.size(); ++i) peer_holders_[message.objects[i]] = message.ranks[i];
+}
+
 void TemperedRank::forward_edges(comm::Context& ctx) {
   std::map<Rank, EdgeDelivery> outgoing;
+  std::map<Rank, std::set<std::pair<ObjectId, Rank>>> located;
   for (const auto& [end, edge] : directory_edges_) {
     // An end that is no object of the phase (a runtime object, an objgroup) has no holder.
-    if (const auto it = directory_.find(end); it != directory_.end()) outgoing[it->second].edges.push_back(edge);
+    const auto it = directory_.find(end);
+    if (it == directory_.end()) continue;
+    outgoing[it->second].edges.push_back(edge);
+    const ObjectId& other = edge.from == end ? edge.to : edge.from;
+    if (const auto peer = peer_holders_.find(other); peer != peer_holders_.end())
+      located[it->second].emplace(other, peer->second);
+  }
+  for (auto& [dest, delivery] : outgoing) {
+    for (const auto& [object, holder] : located[dest]) {
+      delivery.located.push_back(object);
+      delivery.located_ranks.push_back(holder);
+    }
   }
   directory_.clear();
   directory_edges_.clear();
+  peer_holders_.clear();
   for (const auto& [dest, delivery] : outgoing) ctx.send(dest, shared_->edges, delivery);
 }
 
 void TemperedRank::on_edges(comm::Context&, const EdgeDelivery& message) {
   delivered_.insert(delivered_.end(), message.edges.begin(), message.edges.end());
+  for (std::size_t i = 0; i < message.located.size(); ++i) located_[message.located[i]] = message.located_ranks[i];
 }
 
 void TemperedRank::attach_edges() {
@@ -96,12 +133,22 @@ void TemperedRank::attach_edges() {
   delivered_.clear();
   std::unordered_map<ObjectId, std::size_t, ObjectIdHash> index;
   for (std::size_t i = 0; i < start_.size(); ++i) index.emplace(start_[i].object.id, i);
+  // Nodes of the ranks the ends were on (work_model.hpp): only with a grouping node map; a peer of
+  // unknown holder stays -1, inter-node.
+  const std::int32_t own = node();
+  const auto node_of = [&](const ObjectId& id) -> std::int32_t {
+    if (own < 0) return -1;
+    if (index.contains(id)) return own;
+    const auto it = located_.find(id);
+    return it == located_.end() ? -1 : shared_->nodes->node_of(it->second);
+  };
   for (const auto& [ends, bytes] : volumes) {
     if (const auto it = index.find(ends.first); it != index.end())
-      start_[it->second].edges.push_back(HalfEdge{ends.second, bytes, true});
+      start_[it->second].edges.push_back(HalfEdge{ends.second, bytes, true, node_of(ends.second), own});
     if (const auto it = index.find(ends.second); it != index.end())
-      start_[it->second].edges.push_back(HalfEdge{ends.first, bytes, false});
+      start_[it->second].edges.push_back(HalfEdge{ends.first, bytes, false, node_of(ends.first), own});
   }
+  located_.clear();
   held_ = start_;
   best_ = start_;
 }
@@ -181,7 +228,8 @@ void TemperedRank::propose_modeled(comm::Context& ctx) {
     double out = 0.0, in = 0.0;
     for (const HalfEdge& e : held.edges) (e.out ? out : in) += e.bytes;
     const bool homeless = m.shared_id >= 0 && held.origin != peers[peer].rank && !block_there;
-    const double after_peer = peers[peer].load + model.alpha * held.object.load + model.beta * std::max(out, in) +
+    const double after_peer = peers[peer].load + model.alpha * held.object.load +
+                              (model.beta + model.gamma) * std::max(out, in) +
                               model.delta * (homeless ? m.shared_bytes : 0.0);
     const double after_own = state.work_without(held.object, held.edges, held.origin);
     // An upper bound of what the peer's memory grows by: the footprint, the block unless the peer

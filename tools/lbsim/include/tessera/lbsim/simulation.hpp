@@ -36,17 +36,25 @@ struct SimResult {
   std::vector<lb::StrategyInput> balanced;       // inputs with the plan applied
 };
 
-// Runs `strategy` on a VirtualBackend of inputs.size() ranks. Without a strategy, the result
-// describes the inputs as they are (no migrations).
-SimResult simulate(lb::Strategy* strategy, const std::vector<lb::StrategyInput>& inputs, const WorkModel& work);
+// The node map lbsim balances with: `ranks_per_node` > 0 places ranks on nodes in blocks of that
+// many (whatever the data says); otherwise the data's shared_node when `ranks` is the data's rank
+// count (0 or equal), and none (a node per rank) for a what-if on another count.
+lb::NodeMap phase_nodes(const lb::LbData& data, lb::Rank ranks, lb::Rank ranks_per_node);
+
+// Runs `strategy` on a VirtualBackend of inputs.size() ranks placed on nodes by `nodes` (empty: a
+// node per rank); work is reported by the same map. Without a strategy, the result describes the
+// inputs as they are (no migrations). Throws std::invalid_argument if `nodes` is neither empty nor
+// one entry per rank.
+SimResult simulate(lb::Strategy* strategy, const std::vector<lb::StrategyInput>& inputs, const WorkModel& work,
+                   const lb::NodeMap& nodes = {});
 
 // max(avg, largest object) / avg - 1 over the objects of `inputs` (0 when there is no load).
 double lower_bound_imbalance(const std::vector<lb::StrategyInput>& inputs);
 
-// The same bound in work: max rank work >= alpha x max(avg load, largest object) + gamma (the
+// The same bound in work: max rank work >= alpha x max(avg load, largest object) (the
 // communication and homing terms can be 0 at best; alpha is the smallest of the ranks'), and, when
-// beta = delta = 0 and no rank has its own alpha (average work then fixed), the I of work that
-// follows; nullopt I otherwise.
+// beta = gamma = delta = 0 and no rank has its own alpha (average work then fixed), the I of work
+// that follows; nullopt I otherwise.
 struct WorkBound {
   double max_work = 0.0;
   std::optional<double> imbalance;
@@ -58,13 +66,15 @@ struct PhaseStatistics {
   lb::Statistics work;  // rank work of the phase as recorded, no balancing
 };
 
-// Every phase of `data`, in file order.
-std::vector<PhaseStatistics> phase_statistics(const lb::LbData& data, const WorkModel& work);
+// Every phase of `data`, in file order, with ranks on nodes by `nodes` (empty: a node per rank).
+std::vector<PhaseStatistics> phase_statistics(const lb::LbData& data, const WorkModel& work,
+                                              const lb::NodeMap& nodes = {});
 
 // The recorded phase `phase` re-placed as in `balanced` (one rank file per entry): tasks keep
 // their records with `node` set to their new rank; each communication goes to the rank that now
-// holds its sender (or stays where it was when the sender is not an object of the phase).
+// holds its sender (or stays where it was when the sender is not an object of the phase). With a
+// node map (one entry per entry of `balanced`), every rank's metadata.shared_node says its node.
 lb::LbData placement_data(const lb::LbData& data, lb::PhaseId phase,
-                          const std::vector<lb::StrategyInput>& balanced);
+                          const std::vector<lb::StrategyInput>& balanced, const lb::NodeMap& nodes = {});
 
 }  // namespace tessera::lbsim

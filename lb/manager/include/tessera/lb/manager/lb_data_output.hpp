@@ -16,6 +16,7 @@
 #include <tessera/collections/phase.hpp>
 #include <tessera/lb/model.hpp>
 #include <tessera/runtime/flags.hpp>
+#include <tessera/runtime/node_map.hpp>
 
 #include <filesystem>
 #include <string>
@@ -39,10 +40,20 @@ struct LbDataFlags : FlagGroup {
 /// The LBDatafile form of one rank's phase record.
 lb::Phase to_lb_phase(const collections::PhaseRecord& record);
 
-/// Accumulates one rank's phases and writes its file.
+/// vt's metadata.shared_node of `rank` under `nodes`: its node id, the ranks on that node, its place
+/// among them, and the number of nodes. A rank outside the map throws std::out_of_range.
+lb::SharedNode shared_node(const NodeMap& nodes, int rank);
+
+/// Accumulates one rank's phases and writes its file. Tasks carry `node` = the rank (vt's "node"
+/// is a rank); the file's metadata.shared_node says which node the rank ran on.
 class LbDataOutput {
  public:
-  LbDataOutput(const LbDataFlags& flags, int rank) : flags_(flags) { data_.rank = rank; }
+  /// `nodes`: the job's node map (Runtime::node_map()), written as metadata.shared_node; nullptr
+  /// writes none (readers then take every rank for a node of its own).
+  LbDataOutput(const LbDataFlags& flags, int rank, const NodeMap* nodes = nullptr) : flags_(flags) {
+    data_.rank = rank;
+    if (nodes != nullptr) data_.shared_node = shared_node(*nodes, rank);
+  }
   void add(const collections::PhaseRecord& record) { data_.phases.push_back(to_lb_phase(record)); }
   const lb::RankData& data() const { return data_; }
   /// Writes DIR/STEM.<rank>.json. Throws lb::DataError if it cannot.
