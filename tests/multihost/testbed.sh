@@ -94,6 +94,7 @@ down() {
   [[ $prefix =~ ^tmh[0-9]+$ ]] || die "bad prefix '$prefix' (want tmh<pid>)"
   for host in $(host_names "$prefix" "$n"); do remove_host "$host"; done
   remove_host "${prefix}br"
+  rmdir /etc/netns 2> /dev/null || true  # only when empty: ip netns exec needs no such folder
 }
 
 sweep() {

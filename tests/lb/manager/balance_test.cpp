@@ -40,7 +40,8 @@ double skewed(std::uint64_t element) { return element < kPerRank ? 4.0 : 1.0; }
 double skewed_model(const LbObject& o, tessera::lb::PhaseId) { return o.migratable ? skewed(o.id.value) : 0.0; }
 
 // The same problem over virtual ranks: what the strategy must decide in the live run too.
-tessera::lb::Plan virtual_plan(const std::string& strategy, const std::string& args, int ranks, std::int64_t collection) {
+tessera::lb::Plan virtual_plan(const std::string& strategy, const std::string& args, int ranks, std::int64_t collection,
+                               tessera::lb::NodeMap nodes = {}) {
   std::vector<tessera::lb::StrategyInput> inputs(static_cast<std::size_t>(ranks));
   for (int r = 0; r < ranks; ++r) {
     auto& in = inputs[static_cast<std::size_t>(r)];
@@ -51,7 +52,7 @@ tessera::lb::Plan virtual_plan(const std::string& strategy, const std::string& a
     }
     in.objects.push_back({tessera::lb::ObjectId::packed(static_cast<std::uint64_t>(r)), 0.0, false, {}});
   }
-  tessera::lb::comm::VirtualBackend backend(ranks);
+  tessera::lb::comm::VirtualBackend backend(ranks, tessera::lb::comm::VirtualBackend::CpuTiming::off, std::move(nodes));
   return tessera::lb::Registry::builtin().create(strategy, args)->run(backend, inputs);
 }
 
@@ -146,6 +147,30 @@ TEST(LbManager, GreedyRefineShedsOnlyFromTheOverloadedRankAndMatchesVirtualRanks
     EXPECT_EQ(out.report.after.max, out.measured_after_max);
   }
   EXPECT_LT(out.measured_after_max, 4.0 * kPerRank);
+}
+
+// HierLB builds its tree from the runtime's node map: the live plan is the virtual ranks' plan on
+// the same map. Across hosts (tests/multihost, 2 hosts x 2 ranks) rank 0's surplus goes to the
+// other rank of its node before anything crosses to the other node; on one host the map is one
+// node and the tree is seed 000's.
+TEST(LbManager, HierLBFollowsTheNodeMapAndMatchesVirtualRanks) {
+  auto& rt = context->runtime();
+  const Outcome out = balance_once("HierLB", "");
+  const auto& nodes = rt.node_map().nodes();
+  const tessera::lb::NodeMap map{std::vector<std::int32_t>(nodes.begin(), nodes.end())};
+  const auto expected = virtual_plan("HierLB", "", rt.size(), out.collection, map);
+  std::vector<tessera::lb::Migration> mine;
+  for (const auto& m : expected.migrations)
+    if (m.from == rt.rank()) mine.push_back(m);
+  EXPECT_FALSE(expected.migrations.empty());
+  EXPECT_EQ(context->lb().last_plan().migrations, mine);
+  if (rt.num_nodes() > 1 && rt.node_of(1) == rt.node_of(0)) {
+    // Rank 0's node mate takes a share of its surplus first.
+    std::int64_t to_mate = 0;
+    for (const auto& m : mine) to_mate += m.to == 1 ? 1 : 0;
+    if (rt.rank() == 0) EXPECT_GE(to_mate, 1);
+  }
+  EXPECT_EQ(total(rt, static_cast<std::int64_t>(out.here.size())), kPerRank * rt.size());
 }
 
 TEST(LbManager, RotateMovesEveryElementToTheNextRank) {

@@ -29,8 +29,12 @@ struct Chatty : Element<Chatty, 2> {
 tessera::Runtime* runtime = nullptr;
 tessera::lb_manager::LbDataFlags* flags = nullptr;
 
+// One directory for the whole job: named by rank 0's parent (mpirun, or an Open MPI daemon), which
+// ranks on other hosts of tests/multihost do not share, so rank 0 tells them.
 std::filesystem::path scratch() {
-  return std::filesystem::temp_directory_path() / ("tessera_lb_data_" + std::to_string(::getppid()));
+  std::int64_t id = ::getppid();
+  MPI_Bcast(&id, 1, MPI_INT64_T, 0, runtime->comm());
+  return std::filesystem::temp_directory_path() / ("tessera_lb_data_" + std::to_string(id));
 }
 
 void record_and_check(bool compress) {
@@ -43,8 +47,11 @@ void record_and_check(bool compress) {
   auto& phases = PhaseManager::of(rt);
   phases.end_phase();
   for (int phase = 0; phase < 3; ++phase) {
-    if (rt.rank() == 0) chatty.broadcast<&Chatty::say>(std::int64_t{phase + 1});
     if (phase == 1) phases.set_subphase(1);
+    // Rank 0 leaves end_phase's barrier first and its broadcast can reach a rank still inside it
+    // (across hosts, about every other run): every rank sets its subphase before the work goes.
+    rt.collectives().barrier();
+    if (rt.rank() == 0) chatty.broadcast<&Chatty::say>(std::int64_t{phase + 1});
     // Which elements leave is decided before the phase closes: once a rank is past end_phase's
     // barrier it starts moving elements, and a slower rank still in that barrier would receive
     // them and, listing its elements afterwards, send them on again.
@@ -76,7 +83,7 @@ void record_and_check(bool compress) {
     EXPECT_EQ(messages, 6 * static_cast<std::int64_t>(i + 1));
     EXPECT_EQ(phase.tasks[0].subphases.size(), i == 1 ? 2u : 0u);
   }
-  // metadata.shared_node: the runtime's node map (tests run on one host: one node of every rank).
+  // metadata.shared_node: the runtime's node map (one node on one host; tests/multihost runs this on 2 hosts).
   ASSERT_TRUE(back.shared_node.has_value());
   EXPECT_EQ(back.shared_node->id, rt.node());
   EXPECT_EQ(back.shared_node->size, rt.node_map().node_size(rt.node()));
@@ -124,6 +131,7 @@ int main(int argc, char** argv) {
   tessera::testing::quiet_other_ranks(rt.rank());
   const int failed = RUN_ALL_TESTS();
   const int any = rt.collectives().allreduce(failed, tessera::op::max{});
-  if (rt.rank() == 0) std::filesystem::remove_all(scratch());
+  const std::filesystem::path dir = scratch();  // collective
+  if (rt.rank() == 0) std::filesystem::remove_all(dir);
   return any;
 }
