@@ -102,21 +102,27 @@ struct HierRank {
   const Shared* shared = nullptr;
   Vertex ranks;
   bool leader = false;  // also a vertex of the node tree
+  bool started = false;  // start() has run (children may report before it)
   Vertex nodes;
   std::vector<Migration> plan;
 
+  // On live ranks a child can report before this rank has started (it left the allreduce that
+  // precedes the sweep first, and this rank ran its report while finishing that allreduce): what
+  // arrived stays in the pool, and the sweep goes on only once this rank has started too.
   void start(comm::Context& ctx) {
     double remaining = input->load();
-    ranks.pool = detail::shed_smallest(input->objects, ctx.rank(), remaining, shared->shed_above);
-    ranks.shed = !ranks.pool.empty();
+    std::vector<Descriptor> own = detail::shed_smallest(input->objects, ctx.rank(), remaining, shared->shed_above);
+    ranks.shed = !own.empty();
+    ranks.pool.insert(ranks.pool.end(), own.begin(), own.end());
     ranks.bins[0] = Bin{ctx.rank(), remaining, 1, detail::rank_headroom(*shared->work, *input)};
+    started = true;
     if (ranks.complete()) finish_up(ctx);
   }
 
   void on_up(comm::Context& ctx, const ShedReport& report) {
     ranks.receive(ranks.bin_of(ctx.source()), ctx.source(), report);
     ++ranks.reported;
-    if (ranks.complete()) finish_up(ctx);
+    if (started && ranks.complete()) finish_up(ctx);
   }
 
   void finish_up(comm::Context& ctx) {
