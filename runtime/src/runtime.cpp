@@ -152,6 +152,9 @@ Runtime::Runtime(int& argc, char**& argv, RuntimeOptions options) {
 
 Runtime::~Runtime() {
   drain();
+  if (spin_.descheduled() != 0)
+    log_->info("the idle spin was cut to {} us {} time(s): this rank was descheduled while spinning",
+               RuntimeFlags::kIdleSpinSharedUs, spin_.descheduled());
   if (trace_) finish_trace();
   pollers_.clear();
   collectives_.reset();

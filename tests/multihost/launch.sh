@@ -6,7 +6,9 @@
 # HOSTSxRANKS: "2x2" is hosts 1 and 2 with 2 ranks each, "3x1" hosts 1-3 with one rank each.
 # mpirun itself runs on host 1 (in its namespace, under its name); Open MPI starts the daemons of
 # the other hosts through rsh_agent.sh. MPI's own traffic between hosts uses the tcp BTL on the test
-# bed's subnet, as it would over a cluster's Ethernet; within a host, shared memory.
+# bed's subnet, as it would over a cluster's Ethernet; within a host, shared memory. With
+# TESSERA_LAUNCH_MPI=ofi, MPI's point-to-point goes through libfabric's tcp;ofi_rxm instead (the
+# cm PML with the ofi MTL), the provider Tessera's ofi transport uses: "MPI over the same links".
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 prefix=${TESSERA_TESTBED:?launch.sh runs inside run.sh (TESSERA_TESTBED unset)}
@@ -23,8 +25,13 @@ shift
 host_list=""
 for ((i = 1; i <= hosts; ++i)); do host_list+="${host_list:+,}${prefix}h$i:$per_host"; done
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+case ${TESSERA_LAUNCH_MPI:-tcp} in
+  tcp) pml=(--mca pml ob1) ;;
+  ofi) pml=(--mca pml cm --mca mtl ofi --mca mtl_ofi_provider_include "tcp;ofi_rxm") ;;
+  *) echo "launch.sh: TESSERA_LAUNCH_MPI must be tcp or ofi" >&2; exit 2 ;;
+esac
 cmd=(mpirun --host "$host_list" -np $((hosts * per_host)) --oversubscribe --bind-to none
-     --mca plm_rsh_agent "$here/rsh_agent.sh" --mca pml ob1 --mca btl self,vader,tcp
+     --mca plm_rsh_agent "$here/rsh_agent.sh" "${pml[@]}" --mca btl self,vader,tcp
      --mca btl_tcp_if_include 10.214.0.0/24 --mca oob_tcp_if_include 10.214.0.0/24
      "${options[@]}" "$@")
 exec ip netns exec "${prefix}h1" unshare --uts sh -c 'hostname "$0" && shift && exec "$@"' \

@@ -3,7 +3,9 @@
 # rank per host,
 #   - tessera-bench-pingpong and tessera-bench-msgrate over --tessera_transport=mpi and ofi
 #     (tcp;ofi_rxm), each beside raw MPI (Open MPI's tcp BTL over the same link) in the same run,
-#     on unshaped links and on links shaped to RATE (tbf on each host's egress, default 1gbit);
+#     and ofi's ping-pong also beside MPI over libfabric's tcp;ofi_rxm (key
+#     "ofi-vs-mpi-over-ofi"), on unshaped links and on links shaped to RATE (tbf on each host's
+#     egress, default 1gbit);
 #   - tessera-bench-pic on 2 hosts x 1 rank: time to solution over SPMD.
 #
 #   bench_multihost.sh BUILD_DIR [--quick] [--rate RATE] [--pic "tessera-bench-pic flags"]
@@ -58,6 +60,11 @@ micro() {  # KIND: unshaped | shaped
     # shellcheck disable=SC2086
     "$TESSERA_LAUNCH" 2x1 -- "$build/bin/tessera-bench-msgrate" "${rate_args[@]}" --report=json ${!flags} \
       > "$out/msgrate_${t}_$kind.log" 2>&1 || status=1
+    [[ $t == ofi ]] || continue
+    # The same against MPI over libfabric's tcp;ofi_rxm, the provider the ofi transport uses.
+    # shellcheck disable=SC2086
+    TESSERA_LAUNCH_MPI=ofi "$TESSERA_LAUNCH" 2x1 -- "$build/bin/tessera-bench-pingpong" "${ping[@]}" \
+      --report=json ${!flags} > "$out/pingpong_ofi-vs-mpi-over-ofi_$kind.log" 2>&1 || status=1
   done
   return $status
 }
