@@ -54,7 +54,11 @@ endmacro()
 # first and only include of a translation unit (a header that leans on an include its user happens
 # to make first fails the build here, not in an application).
 option(TESSERA_CHECK_HEADERS "Compile every public header on its own" ON)
+#
+# FLAG_PARSER_GLUE <dir>: headers under include/<dir> are command-line glue that may include a
+# flag parser (apps/common's tessera/apps/cli/); every other header is checked as below.
 function(tessera_check_headers target)
+  cmake_parse_arguments(H "" "FLAG_PARSER_GLUE" "" ${ARGN})
   if(NOT TESSERA_CHECK_HEADERS OR NOT EXISTS ${CMAKE_CURRENT_SOURCE_DIR}/include)
     return()
   endif()
@@ -71,5 +75,45 @@ function(tessera_check_headers target)
     add_library(${target}_header_check OBJECT ${sources})
     target_link_libraries(${target}_header_check PRIVATE ${target})
     target_compile_options(${target}_header_check PRIVATE -Wall -Wextra)
+    set(plain ${headers})
+    if(H_FLAG_PARSER_GLUE)
+      list(FILTER plain EXCLUDE REGEX "^${H_FLAG_PARSER_GLUE}/")
+    endif()
+    tessera_check_no_flag_parser(${target} ${plain})
   endif()
+endfunction()
+
+# tessera_check_no_flag_parser(<target> <headers...>): a test, <target>_headers_without_flag_parser,
+# that runs the compiler's -M on each public header alone (with the include directories and
+# definitions the header check compiles it with) and fails naming every header whose dependencies
+# include a command-line parser (CLI11's CLI/ and the like). Flags are parsed in .cpp files only
+# (runtime/src/flags.cpp); headers describe them in plain structs, so a user never compiles CLI11.
+set(TESSERA_FLAG_PARSER_REGEX "/CLI/|/cxxopts\\.hpp|/boost/program_options|/argparse/|/gflags/"
+    CACHE INTERNAL "what a public header's dependencies may not match")
+function(tessera_check_no_flag_parser target)
+  if(NOT TESSERA_BUILD_TESTS)
+    return()
+  endif()
+  set(dir ${CMAKE_CURRENT_BINARY_DIR}/header_check)
+  set(paths)
+  foreach(header ${ARGN})
+    list(APPEND paths ${CMAKE_CURRENT_SOURCE_DIR}/include/${header})
+  endforeach()
+  list(JOIN paths "\n" listed)
+  file(CONFIGURE OUTPUT ${dir}/headers.txt CONTENT "${listed}\n")
+  # Everything that reaches the header check's compile lines: the transitive include directories
+  # and definitions of ${target}, and the language standard.
+  set(check ${target}_header_check)
+  set(includes "$<REMOVE_DUPLICATES:$<TARGET_PROPERTY:${check},INCLUDE_DIRECTORIES>>")
+  set(definitions "$<REMOVE_DUPLICATES:$<TARGET_PROPERTY:${check},COMPILE_DEFINITIONS>>")
+  file(GENERATE OUTPUT ${dir}/compile_args.txt CONTENT
+"${CMAKE_CXX20_STANDARD_COMPILE_OPTION}
+$<$<BOOL:${includes}>:-I$<JOIN:${includes},\n-I>>
+$<$<BOOL:${definitions}>:-D$<JOIN:${definitions},\n-D>>
+")
+  add_test(NAME ${target}_headers_without_flag_parser
+    COMMAND ${CMAKE_COMMAND} -DARGS=${dir}/compile_args.txt -DHEADERS=${dir}/headers.txt
+            -DCXX=${CMAKE_CXX_COMPILER} "-DFORBIDDEN=${TESSERA_FLAG_PARSER_REGEX}"
+            -P ${PROJECT_SOURCE_DIR}/cmake/TesseraHeaderDeps.cmake)
+  set_tests_properties(${target}_headers_without_flag_parser PROPERTIES LABELS headers)
 endfunction()

@@ -3,8 +3,13 @@
 
 #include <fmt/format.h>
 
+#include <CLI/CLI.hpp>
+
 #include <algorithm>
 #include <cstring>
+#include <stdexcept>
+#include <type_traits>
+#include <variant>
 
 namespace tessera {
 namespace {
@@ -28,45 +33,71 @@ std::size_t edit_distance(const std::string& a, const std::string& b) {
 
 std::string flag_name(const std::string& arg) { return arg.substr(0, arg.find('=')); }
 
+// The CLI11 option of one described flag. The parser lives here only: headers describe flags in
+// FlagTable's terms (flags.hpp).
+void add_option(CLI::App& app, const Flag& flag) {
+  CLI::Option* option = std::visit(
+      [&](auto* target) -> CLI::Option* {
+        using T = std::remove_pointer_t<decltype(target)>;
+        if constexpr (std::is_same_v<T, bool>) {
+          if (!flag.takes_value) return app.add_flag(flag.name, *target, flag.help);
+        }
+        if (!flag.takes_value) throw std::logic_error(flag.name + ": only a bool flag can be a switch");
+        CLI::Option* added = app.add_option(flag.name, *target, flag.help);
+        if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>) {
+          // The range in the target's own type, so help and messages read as they always did.
+          if (flag.range) added->check(CLI::Range(static_cast<T>(flag.range->first), static_cast<T>(flag.range->second)));
+        } else {
+          if (flag.range) throw std::logic_error(flag.name + ": only an integer flag can have a range");
+        }
+        return added;
+      },
+      flag.target);
+  if (!flag.words.empty()) option->transform(CLI::Transformer(flag.words));
+  if (!flag.choices.empty()) option->check(CLI::IsMember(flag.choices));
+  if (!flag.value_text.empty()) option->option_text(flag.value_text);
+}
+
 }  // namespace
 
-void RuntimeFlags::add_to(CLI::App& app) {
-  app.add_flag("--tessera_help", help, "Print every Tessera flag and exit");
-  app.add_option("--tessera_log_level", log_level,
-                 "Log level: trace, debug, info, warn, error, critical, off")
-      ->check(CLI::IsMember({"trace", "debug", "info", "warn", "error", "critical", "off"}));
-  app.add_option("--tessera_idle_spin_us", idle_spin_us,
-                 "Microseconds an idle rank busy-polls before yielding its core; auto (default): "
-                 "10000 when the node has a core per rank, 50 when ranks share cores")
-      ->transform(CLI::Transformer({{"auto", std::to_string(kIdleSpinAuto)}}))
-      ->option_text("auto|US");
-  app.add_option("--tessera_idle_yield_us", idle_yield_us,
-                 "Microseconds an idle rank yields (sched_yield) before it starts sleeping");
-  app.add_option("--tessera_idle_sleep_max_us", idle_sleep_max_us,
-                 "Longest sleep, in microseconds, of an idle rank between polls");
-  app.add_option("--tessera_coalesce_bytes", coalesce_bytes,
-                 "Bytes of small messages to one rank packed into one network message before it "
-                 "leaves early (it always leaves by the end of the scheduler turn); 0 sends each at once");
-  app.add_option("--tessera_shm", shm,
-                 "Ranks on one node exchange messages through shared-memory rings (true) or MPI only (false)");
-  app.add_option("--tessera_shm_ring_bytes", shm_ring_bytes,
-                 "Bytes of each shared-memory ring between two ranks of a node (0: automatic, up to 1 MiB; "
-                 "else at least 4096, a multiple of 64); messages above a quarter of it go through MPI");
-  app.add_option("--tessera_transport", transport,
-                 "Network between ranks (behind the shared-memory rings of a node): mpi, or ofi (libfabric "
-                 "FI_EP_RDM endpoints)")
-      ->check(CLI::IsMember({"mpi", "ofi"}));
-  app.add_option("--tessera_ofi_provider", ofi_provider,
-                 "libfabric provider for --tessera_transport=ofi, as fi_info names it (e.g. \"tcp;ofi_rxm\", shm, "
-                 "sockets); default: the first FI_EP_RDM provider with FI_MSG and FI_RMA");
-  app.add_option("--tessera_ofi_eager_bytes", ofi_eager_bytes,
-                 "ofi: messages up to this many bytes go eagerly into pre-posted receives of that size, larger "
-                 "ones by rendezvous (an RMA read); at least 32");
-  app.add_option("--tessera_ofi_peer_timeout", ofi_peer_timeout,
-                 "ofi: seconds a peer may refuse every message (as a killed rank does) before the job stops "
-                 "naming it; idle ranks check their peers with a heartbeat every second (0: wait forever)");
-  app.add_option("--tessera_tree_fanout", tree_fanout,
-                 "Branching factor of the spanning tree used by broadcasts and reductions (>= 2)");
+void RuntimeFlags::describe(FlagTable& table) {
+  table.flag("--tessera_help", help, "Print every Tessera flag and exit");
+  table.option("--tessera_log_level", log_level, "Log level: trace, debug, info, warn, error, critical, off")
+      .one_of({"trace", "debug", "info", "warn", "error", "critical", "off"});
+  table
+      .option("--tessera_idle_spin_us", idle_spin_us,
+              "Microseconds an idle rank busy-polls before yielding its core; auto (default): "
+              "10000 when the node has a core per rank, 50 when ranks share cores")
+      .word("auto", std::to_string(kIdleSpinAuto))
+      .shown_as("auto|US");
+  table.option("--tessera_idle_yield_us", idle_yield_us,
+               "Microseconds an idle rank yields (sched_yield) before it starts sleeping");
+  table.option("--tessera_idle_sleep_max_us", idle_sleep_max_us,
+               "Longest sleep, in microseconds, of an idle rank between polls");
+  table.option("--tessera_coalesce_bytes", coalesce_bytes,
+               "Bytes of small messages to one rank packed into one network message before it "
+               "leaves early (it always leaves by the end of the scheduler turn); 0 sends each at once");
+  table.option("--tessera_shm", shm,
+               "Ranks on one node exchange messages through shared-memory rings (true) or MPI only (false)");
+  table.option("--tessera_shm_ring_bytes", shm_ring_bytes,
+               "Bytes of each shared-memory ring between two ranks of a node (0: automatic, up to 1 MiB; "
+               "else at least 4096, a multiple of 64); messages above a quarter of it go through MPI");
+  table
+      .option("--tessera_transport", transport,
+              "Network between ranks (behind the shared-memory rings of a node): mpi, or ofi (libfabric "
+              "FI_EP_RDM endpoints)")
+      .one_of({"mpi", "ofi"});
+  table.option("--tessera_ofi_provider", ofi_provider,
+               "libfabric provider for --tessera_transport=ofi, as fi_info names it (e.g. \"tcp;ofi_rxm\", shm, "
+               "sockets); default: the first FI_EP_RDM provider with FI_MSG and FI_RMA");
+  table.option("--tessera_ofi_eager_bytes", ofi_eager_bytes,
+               "ofi: messages up to this many bytes go eagerly into pre-posted receives of that size, larger "
+               "ones by rendezvous (an RMA read); at least 32");
+  table.option("--tessera_ofi_peer_timeout", ofi_peer_timeout,
+               "ofi: seconds a peer may refuse every message (as a killed rank does) before the job stops "
+               "naming it; idle ranks check their peers with a heartbeat every second (0: wait forever)");
+  table.option("--tessera_tree_fanout", tree_fanout,
+               "Branching factor of the spanning tree used by broadcasts and reductions (>= 2)");
 }
 
 void RuntimeFlags::validate() const {
@@ -101,13 +132,14 @@ std::string closest_flag(const std::string& name, const std::vector<std::string>
 }
 
 ParsedFlags parse_flags(int& argc, char** argv, const std::vector<FlagGroup*>& groups) {
+  FlagTable table;
+  for (FlagGroup* group : groups) group->describe(table);
   CLI::App app{"Tessera runtime flags", "tessera"};
   app.set_help_flag();  // --tessera_help replaces CLI11's -h/--help, which belong to the application
-  for (FlagGroup* group : groups) group->add_to(app);
+  for (const Flag& flag : table.flags()) add_option(app, flag);
 
   std::vector<std::string> known;
-  for (const CLI::Option* option : app.get_options())
-    for (const auto& long_name : option->get_lnames()) known.push_back("--" + long_name);
+  for (const Flag& flag : table.flags()) known.push_back(flag.name);
 
   // Pick the --tessera_ arguments (and the value that follows one given without '='),
   // leave the application's arguments in argv in their order.
@@ -120,13 +152,13 @@ ParsedFlags parse_flags(int& argc, char** argv, const std::vector<FlagGroup*>& g
       continue;
     }
     const std::string name = flag_name(arg);
-    if (std::find(known.begin(), known.end(), name) == known.end())
+    const auto found = std::find_if(table.flags().begin(), table.flags().end(),
+                                    [&](const Flag& flag) { return flag.name == name; });
+    if (found == table.flags().end())
       throw Error(fmt::format("unknown flag '{}'; did you mean '{}'? (--tessera_help lists every flag)",
                               name, closest_flag(name, known)));
     ours.push_back(arg);
-    const CLI::Option* option = app.get_option(name);
-    const bool takes_value = option->get_expected_min() > 0;
-    if (takes_value && arg.find('=') == std::string::npos && i + 1 < argc) ours.push_back(argv[++i]);
+    if (found->takes_value && arg.find('=') == std::string::npos && i + 1 < argc) ours.push_back(argv[++i]);
   }
   argc = kept;
   argv[argc] = nullptr;

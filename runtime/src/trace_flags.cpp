@@ -36,17 +36,19 @@ double TraceFlags::flow_fraction() const {
   return value;
 }
 
-void TraceFlags::add_to(CLI::App& app) {
-  app.add_option("--tessera_trace", dir,
-                 "Write a timeline trace (Chrome trace-event JSON, for Perfetto or chrome://tracing) into DIR: "
-                 "DIR/rank.<r>.json per rank, joined into DIR/trace.json at the end")
-      ->option_text("DIR");
-  app.add_option("--tessera_trace_flow_sample", flow_sample,
-                 "Fraction of messages whose send and handler run the trace joins by a flow arrow (1/64 by "
-                 "default; 0 to 1)")
-      ->option_text("FRACTION");
-  app.add_option("--tessera_trace_max_mb", max_mb,
-                 "MiB of trace per rank (written and buffered) at which that rank stops tracing with one warning");
+void TraceFlags::describe(FlagTable& table) {
+  table
+      .option("--tessera_trace", dir,
+              "Write a timeline trace (Chrome trace-event JSON, for Perfetto or chrome://tracing) into DIR: "
+              "DIR/rank.<r>.json per rank, joined into DIR/trace.json at the end")
+      .shown_as("DIR");
+  table
+      .option("--tessera_trace_flow_sample", flow_sample,
+              "Fraction of messages whose send and handler run the trace joins by a flow arrow (1/64 by "
+              "default; 0 to 1)")
+      .shown_as("FRACTION");
+  table.option("--tessera_trace_max_mb", max_mb,
+               "MiB of trace per rank (written and buffered) at which that rank stops tracing with one warning");
 }
 
 void TraceFlags::validate() const {

@@ -5,15 +5,16 @@
 
 namespace tessera {
 
-void TerminationFlags::add_to(CLI::App& app) {
-  app.add_option("--tessera_hang_timeout", hang_timeout,
-                 "Seconds without progress while an epoch is open before every rank prints its open "
-                 "epochs and the job exits non-zero (0 disables)");
-  app.add_option("--tessera_rooted_detection", rooted_detection,
-                 "Termination detector for rooted epochs: ds (Dijkstra-Scholten) or wave (four-counter)")
-      ->check(CLI::IsMember({"ds", "wave"}));
-  app.add_option("--tessera_wave_backoff_max_us", wave_backoff_max_us,
-                 "Longest pause in microseconds between two termination waves of a busy epoch");
+void TerminationFlags::describe(FlagTable& table) {
+  table.option("--tessera_hang_timeout", hang_timeout,
+               "Seconds without progress while an epoch is open before every rank prints its open "
+               "epochs and the job exits non-zero (0 disables)");
+  table
+      .option("--tessera_rooted_detection", rooted_detection,
+              "Termination detector for rooted epochs: ds (Dijkstra-Scholten) or wave (four-counter)")
+      .one_of({"ds", "wave"});
+  table.option("--tessera_wave_backoff_max_us", wave_backoff_max_us,
+               "Longest pause in microseconds between two termination waves of a busy epoch");
 }
 
 void TerminationFlags::validate() const {

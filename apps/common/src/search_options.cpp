@@ -1,6 +1,7 @@
 // The shared flags of the search apps; their help texts are the apps' --help.
-#include "tessera/apps/search_options.hpp"
+#include "tessera/apps/cli/search.hpp"
 
+#include <iostream>
 #include <sstream>
 
 #include <tessera/collections/steal/steal_options.hpp>

@@ -5,15 +5,15 @@
 
 namespace tessera::collections::steal {
 
-void StealFlags::add_to(CLI::App& app) {
+void StealFlags::describe(FlagTable& table) {
   // More threads than this on one rank is a typing error, not a configuration.
-  app.add_option("--tessera_workers", workers,
-                 "Worker threads per rank for task collections, the rank's main thread included (1 to 4096)")
-      ->check(CLI::Range(1, 4096));
-  app.add_option("--tessera_steal_policy", policy,
-                 "Victim policy of task collections between ranks: random, lifeline or success_only");
-  app.add_option("--tessera_steal_args", args,
-                 "The steal policy's keys, \"key=value ...\": " + steal_keys_help());
+  table
+      .option("--tessera_workers", workers,
+              "Worker threads per rank for task collections, the rank's main thread included (1 to 4096)")
+      .within(1, 4096);
+  table.option("--tessera_steal_policy", policy,
+               "Victim policy of task collections between ranks: random, lifeline or success_only");
+  table.option("--tessera_steal_args", args, "The steal policy's keys, \"key=value ...\": " + steal_keys_help());
 }
 
 std::vector<std::string> StealFlags::arg_items() const {

@@ -3,14 +3,14 @@
 
 namespace tessera::lb_manager {
 
-void CheckpointFlags::add_to(CLI::App& app) {
-  app.add_option("--tessera_checkpoint_dir", dir, "Directory of checkpoints (one subdirectory phase.<N> each)");
-  app.add_option("--tessera_checkpoint_interval", interval,
-                 "Checkpoint every N phases into --tessera_checkpoint_dir (0: only when the program asks)");
-  app.add_option("--tessera_checkpoint_keep", keep, "Complete checkpoints kept in --tessera_checkpoint_dir (0: all)");
-  app.add_option("--tessera_restart", restart,
-                 "Restart from the newest complete checkpoint in DIR, on any number of ranks")
-      ->option_text("DIR");
+void CheckpointFlags::describe(FlagTable& table) {
+  table.option("--tessera_checkpoint_dir", dir, "Directory of checkpoints (one subdirectory phase.<N> each)");
+  table.option("--tessera_checkpoint_interval", interval,
+               "Checkpoint every N phases into --tessera_checkpoint_dir (0: only when the program asks)");
+  table.option("--tessera_checkpoint_keep", keep, "Complete checkpoints kept in --tessera_checkpoint_dir (0: all)");
+  table
+      .option("--tessera_restart", restart, "Restart from the newest complete checkpoint in DIR, on any number of ranks")
+      .shown_as("DIR");
 }
 
 void CheckpointFlags::validate() const {

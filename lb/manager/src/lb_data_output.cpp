@@ -30,14 +30,14 @@ lb::Entity rank_entity(int rank) {
 }
 }  // namespace
 
-void LbDataFlags::add_to(CLI::App& app) {
-  app.add_flag("--tessera_lb_data", enabled, "Write LB data (vt's LBDatafile JSON) for every phase");
-  app.add_option("--tessera_lb_data_dir", dir, "Directory of the LB data files");
-  app.add_option("--tessera_lb_data_file", file, "LB data file name per rank, of the form STEM.%p.json");
-  app.add_flag("--tessera_lb_data_compress", compress, "Brotli-compress the LB data files");
-  app.add_option("--tessera_lb_report", report,
-                 "At the end of the run, write the LB data's HTML report (lbsim report) to this file; records LB "
-                 "data as --tessera_lb_data does");
+void LbDataFlags::describe(FlagTable& table) {
+  table.flag("--tessera_lb_data", enabled, "Write LB data (vt's LBDatafile JSON) for every phase");
+  table.option("--tessera_lb_data_dir", dir, "Directory of the LB data files");
+  table.option("--tessera_lb_data_file", file, "LB data file name per rank, of the form STEM.%p.json");
+  table.flag("--tessera_lb_data_compress", compress, "Brotli-compress the LB data files");
+  table.option("--tessera_lb_report", report,
+               "At the end of the run, write the LB data's HTML report (lbsim report) to this file; records LB "
+               "data as --tessera_lb_data does");
 }
 
 void LbDataFlags::validate() const {

@@ -5,16 +5,18 @@
 
 namespace tessera::lb_manager {
 
-void LbFlags::add_to(CLI::App& app) {
-  app.add_option("--tessera_lb_name", name, "Balance with this LB strategy (see --tessera_help_lb)");
-  app.add_option("--tessera_lb_interval", interval,
-                 "Balance after every phase p with p % N == 0, or auto: when the imbalance since the last "
-                 "balancing has cost more than that balancing")
-      ->option_text("N|auto");
-  app.add_option("--tessera_lb_args", args, "Strategy arguments, \"key=value ...\"");
-  app.add_option("--tessera_lb_file", file, "Per-phase LB schedule file (lines \"2 GreedyLB\", \"%100 TemperedLB fanout=4\")");
-  app.add_option("--tessera_lb_stats_file", stats_file, "Append one JSON line of LB statistics per balanced phase");
-  app.add_flag("--tessera_help_lb", help_lb, "Print every LB strategy with its keys, defaults and meaning");
+void LbFlags::describe(FlagTable& table) {
+  table.option("--tessera_lb_name", name, "Balance with this LB strategy (see --tessera_help_lb)");
+  table
+      .option("--tessera_lb_interval", interval,
+              "Balance after every phase p with p % N == 0, or auto: when the imbalance since the last "
+              "balancing has cost more than that balancing")
+      .shown_as("N|auto");
+  table.option("--tessera_lb_args", args, "Strategy arguments, \"key=value ...\"");
+  table.option("--tessera_lb_file", file,
+               "Per-phase LB schedule file (lines \"2 GreedyLB\", \"%100 TemperedLB fanout=4\")");
+  table.option("--tessera_lb_stats_file", stats_file, "Append one JSON line of LB statistics per balanced phase");
+  table.flag("--tessera_help_lb", help_lb, "Print every LB strategy with its keys, defaults and meaning");
 }
 
 void LbFlags::validate() const {

@@ -1,10 +1,15 @@
 // Flag parsing: --tessera_ arguments are consumed, the application's are kept in order.
 #include <tessera/runtime/error.hpp>
 #include <tessera/runtime/flags.hpp>
+#include <tessera/runtime/trace.hpp>
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cstdint>
+#include <set>
 #include <string>
+#include <variant>
 #include <vector>
 
 namespace {
@@ -62,6 +67,36 @@ TEST(Flags, HelpListsEveryFlag) {
   EXPECT_TRUE(parsed.help);
   for (const char* name : {"--tessera_log_level", "--tessera_tree_fanout", "--tessera_idle_spin_us"})
     EXPECT_NE(parsed.help_text.find(name), std::string::npos) << name;
+}
+
+TEST(Flags, GroupsDescribeTheirFlagsAsPlainData) {
+  tessera::RuntimeFlags flags;
+  tessera::TraceFlags trace;
+  tessera::FlagTable table;
+  flags.describe(table);
+  trace.describe(table);
+  std::set<std::string> names;
+  for (const tessera::Flag& flag : table.flags()) {
+    EXPECT_EQ(flag.name.rfind("--tessera_", 0), 0u) << flag.name;
+    EXPECT_FALSE(flag.help.empty()) << flag.name;
+    EXPECT_TRUE(names.insert(flag.name).second) << "described twice: " << flag.name;
+  }
+  const auto fanout = std::find_if(table.flags().begin(), table.flags().end(),
+                                   [](const tessera::Flag& f) { return f.name == "--tessera_tree_fanout"; });
+  ASSERT_NE(fanout, table.flags().end());
+  EXPECT_EQ(std::get<std::int32_t*>(fanout->target), &flags.tree_fanout);
+  EXPECT_FALSE(table.flags().front().takes_value);  // --tessera_help is a switch
+}
+
+TEST(Flags, AWordStandsForAValue) {
+  tessera::RuntimeFlags automatic;
+  Argv a({"app", "--tessera_idle_spin_us=auto"});
+  tessera::parse_flags(a.argc, a.pointers.data(), {&automatic});
+  EXPECT_EQ(automatic.idle_spin_us, tessera::RuntimeFlags::kIdleSpinAuto);
+  tessera::RuntimeFlags given;
+  Argv b({"app", "--tessera_idle_spin_us", "75"});
+  tessera::parse_flags(b.argc, b.pointers.data(), {&given});
+  EXPECT_EQ(given.idle_spin_us, 75);
 }
 
 }  // namespace

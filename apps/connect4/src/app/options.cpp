@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include <CLI/CLI.hpp>
+#include <tessera/apps/cli/work_pool.hpp>
 
 #include "tessera/connect4/minimax.hpp"
 
@@ -13,14 +14,14 @@ CommandLine parse_command_line(int argc, char** argv) {
   CLI::App cli{"tessera-connect4: the four-in-a-row computer opponent of Cederman and Tsigas (seed 002, "
                "section 35.4.1): minimax over the next moves, every node of the tree a task."};
   Options options;
-  collections::steal::WorkPoolFlags pool;
+  apps::WorkPoolFlags pool;
   std::string report = "text";
   cli.add_option("--position", options.position,
                  "Columns played so far, digits 1-7 from the left, first player first (Pascal Pons' notation; "
                  "empty: the empty board)")
       ->capture_default_str();
   cli.add_option("--lookahead", options.lookahead, "Moves to look ahead, in [1, 42]")->capture_default_str();
-  pool.add_to(cli);
+  apps::add_work_pool_flags(cli, pool);
   cli.add_option("--report", report, "Output: text, or json for one JSON object on the last line")
       ->check(CLI::IsMember({"text", "json"}));
   try {

@@ -4,7 +4,7 @@
 #include <optional>
 #include <string>
 
-#include <tessera/collections/steal/work_pool_flags.hpp>
+#include <tessera/apps/work_pool_flags.hpp>
 
 #include "tessera/connect4/board.hpp"
 
@@ -17,7 +17,7 @@ struct Options {
   std::string position = kDefaultPosition;
   Board board;
   int lookahead = 7;
-  collections::steal::WorkPoolChoice pool;  // --scheme and --workers
+  apps::WorkPoolChoice pool;  // --scheme and --workers
   bool json = false;
 };
 

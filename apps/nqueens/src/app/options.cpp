@@ -6,6 +6,7 @@
 #include <string>
 
 #include <CLI/CLI.hpp>
+#include <tessera/apps/cli/search.hpp>
 
 #include "tessera/nqueens/board.hpp"
 

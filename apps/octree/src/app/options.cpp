@@ -5,6 +5,7 @@
 #include <string>
 
 #include <CLI/CLI.hpp>
+#include <tessera/apps/cli/work_pool.hpp>
 #include <fmt/format.h>
 
 #include "tessera/octree/partition.hpp"
@@ -16,7 +17,7 @@ CommandLine parse_command_line(int argc, char** argv) {
                "particles divided into eight octants recursively, each split a task."};
   Options options;
   std::string distribution = "plummer";
-  collections::steal::WorkPoolFlags pool;
+  apps::WorkPoolFlags pool;
   std::string report = "text";
   cli.add_option("--particles", options.particles, "Number of particles N, >= 1")->capture_default_str();
   cli.add_option("--distribution", distribution, "uniform (the unit cube) or plummer (a Plummer sphere)")
@@ -24,7 +25,7 @@ CommandLine parse_command_line(int argc, char** argv) {
   cli.add_option("--leaf-size", options.leaf_size, "Split octants holding more than this many particles, >= 1")
       ->capture_default_str();
   cli.add_option("--seed", options.seed, "Seed of the particle set")->capture_default_str();
-  pool.add_to(cli);
+  apps::add_work_pool_flags(cli, pool);
   cli.add_option("--report", report, "Output: text, or json for one JSON object on the last line")
       ->check(CLI::IsMember({"text", "json"}));
   try {

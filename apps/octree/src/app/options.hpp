@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <optional>
 
-#include <tessera/collections/steal/work_pool_flags.hpp>
+#include <tessera/apps/work_pool_flags.hpp>
 
 #include "tessera/octree/particles.hpp"
 
@@ -16,7 +16,7 @@ struct Options {
   Distribution distribution = Distribution::plummer;
   std::int64_t leaf_size = 16;
   std::uint64_t seed = 1;
-  collections::steal::WorkPoolChoice pool;  // --scheme and --workers
+  apps::WorkPoolChoice pool;  // --scheme and --workers
   bool json = false;
 };
 

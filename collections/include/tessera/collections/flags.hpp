@@ -13,7 +13,7 @@ namespace tessera::collections {
 struct CollectionFlags : FlagGroup {
   std::string load_clock = "wall";
 
-  void add_to(CLI::App& app) override;
+  void describe(FlagTable& table) override;
   LoadClock clock() const { return load_clock == "cpu" ? LoadClock::cpu : LoadClock::wall; }
 };
 

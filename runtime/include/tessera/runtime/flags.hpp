@@ -1,22 +1,95 @@
 #pragma once
-/// Runtime flags: every flag starts with `--tessera_`, is parsed with CLI11, and is removed from
-/// argv before the application parses it. `--tessera_help` lists every flag of every layer.
+/// Runtime flags: every flag starts with `--tessera_`, is removed from argv before the application
+/// parses it, and is listed by `--tessera_help` with every flag of every layer.
 ///
-/// Each layer contributes its flags as a FlagGroup; the parser is handed all groups at start-up
-/// so the runtime never needs to know the names of flags of layers above it.
-#include <CLI/CLI.hpp>
-
+/// Each layer contributes its flags as a FlagGroup, which describes them in a FlagTable: the name,
+/// the help line, the variable the value lands in (its type says what a value may be) and any
+/// further limits (a list of choices, an integer range, words standing for values). One function,
+/// parse_flags (runtime/src/flags.cpp), turns the table into the parser's options, so the parser
+/// (CLI11) is a detail of that file: this header and every layer's flag header are plain C++, and
+/// a user's build never compiles the parser. The runtime never needs to know the names of flags of
+/// layers above it.
+#include <cstddef>
+#include <cstdint>
+#include <optional>
 #include <string>
+#include <utility>
+#include <variant>
 #include <vector>
 
 namespace tessera {
+
+/// One flag: its spelling, its meaning, where its value goes and what the value may be.
+struct Flag {
+  /// The variable a value is stored in; its type is the type the value must parse as.
+  using Target = std::variant<bool*, std::int32_t*, std::int64_t*, std::size_t*, double*, std::string*,
+                              std::optional<std::string>*>;
+
+  std::string name;  ///< the whole spelling, `--tessera_...`
+  std::string help;  ///< one line for --tessera_help
+  Target target;
+  bool takes_value = true;           ///< false: a switch, a bool set to true by naming it
+  std::vector<std::string> choices;  ///< the accepted values; empty: any value of the target's type
+  std::optional<std::pair<std::int64_t, std::int64_t>> range;  ///< accepted integers, both ends included
+  std::vector<std::pair<std::string, std::string>> words;       ///< a word given instead of a value -> that value
+  std::string value_text;  ///< how help names the value (DIR, auto|US); empty: by the target's type
+
+  /// Accepts only these values.
+  Flag& one_of(std::vector<std::string> values) {
+    choices = std::move(values);
+    return *this;
+  }
+  /// Accepts integers in [low, high] only.
+  Flag& within(std::int64_t low, std::int64_t high) {
+    range = std::pair{low, high};
+    return *this;
+  }
+  /// Accepts `word` in place of a value, standing for `value`.
+  Flag& word(std::string word, std::string value) {
+    words.emplace_back(std::move(word), std::move(value));
+    return *this;
+  }
+  /// Help names the value `text` instead of by its type.
+  Flag& shown_as(std::string text) {
+    value_text = std::move(text);
+    return *this;
+  }
+};
+
+/// The flags of the groups handed to parse_flags, in the order help lists them.
+class FlagTable {
+ public:
+  /// A flag taking a value (`--name=V` or `--name V`) stored in `value`, whose type is one of
+  /// Flag::Target's; what `value` holds beforehand is the default.
+  template <class T>
+  Flag& option(std::string name, T& value, std::string help) {
+    return add(std::move(name), &value, std::move(help), true);
+  }
+  /// A switch: naming it sets `value` to true.
+  Flag& flag(std::string name, bool& value, std::string help) {
+    return add(std::move(name), &value, std::move(help), false);
+  }
+  const std::vector<Flag>& flags() const { return flags_; }
+
+ private:
+  Flag& add(std::string name, Flag::Target target, std::string help, bool takes_value) {
+    Flag& flag = flags_.emplace_back();
+    flag.name = std::move(name);
+    flag.help = std::move(help);
+    flag.target = target;
+    flag.takes_value = takes_value;
+    return flag;
+  }
+  std::vector<Flag> flags_;
+};
 
 /// A set of flags owned by one layer.
 class FlagGroup {
  public:
   virtual ~FlagGroup() = default;
-  /// Adds this group's options (all named `--tessera_...`) to `app`.
-  virtual void add_to(CLI::App& app) = 0;
+  /// Adds this group's flags (all named `--tessera_...`) to `table`; their targets are members
+  /// of this group, which must outlive the parse.
+  virtual void describe(FlagTable& table) = 0;
   /// Checks values after parsing; throws tessera::Error naming the flag on a bad value.
   virtual void validate() const {}
 };
@@ -47,7 +120,7 @@ struct RuntimeFlags : FlagGroup {
   double ofi_peer_timeout = 60;        ///< ofi: seconds an unreachable peer is waited for; 0: forever
   bool help = false;
 
-  void add_to(CLI::App& app) override;
+  void describe(FlagTable& table) override;
   void validate() const override;
 };
 

@@ -59,7 +59,7 @@ struct TraceFlags : FlagGroup {
 
   /// The flow fraction in [0, 1] ("1/64", "0.25", "0", "1"); throws Error on anything else.
   double flow_fraction() const;
-  void add_to(CLI::App& app) override;
+  void describe(FlagTable& table) override;
   void validate() const override;
 };
 

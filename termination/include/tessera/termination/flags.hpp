@@ -16,7 +16,7 @@ struct TerminationFlags : FlagGroup {
   /// Longest pause, in microseconds, between two waves of an epoch that is still busy.
   double wave_backoff_max_us = 2000;
 
-  void add_to(CLI::App& app) override;
+  void describe(FlagTable& table) override;
   void validate() const override;
 };
 

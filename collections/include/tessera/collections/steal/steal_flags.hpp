@@ -30,7 +30,7 @@ struct StealFlags : FlagGroup {
   std::optional<std::string> policy;  ///< --tessera_steal_policy, when given
   std::string args;                   ///< --tessera_steal_args, space-separated key=value
 
-  void add_to(CLI::App& app) override;
+  void describe(FlagTable& table) override;
   /// Throws tessera::Error naming the flag and the bad policy or key.
   void validate() const override;
 

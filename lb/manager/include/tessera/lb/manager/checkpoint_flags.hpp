@@ -24,7 +24,7 @@ struct CheckpointFlags : FlagGroup {
   std::int64_t keep = 2;
   std::string restart;
 
-  void add_to(CLI::App& app) override;
+  void describe(FlagTable& table) override;
   void validate() const override;
 };
 

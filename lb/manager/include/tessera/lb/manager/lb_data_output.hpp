@@ -30,7 +30,7 @@ struct LbDataFlags : FlagGroup {
   bool compress = false;
   std::string report;  ///< HTML report file; empty: none
 
-  void add_to(CLI::App& app) override;
+  void describe(FlagTable& table) override;
   /// Throws tessera::Error unless `file` has the form STEM.%p.json.
   void validate() const override;
   /// DIR/STEM: what lb::write_lb_data and lb::read_lb_data take.

@@ -32,7 +32,7 @@ struct LbFlags : FlagGroup {
   std::string stats_file;
   bool help_lb = false;
 
-  void add_to(CLI::App& app) override;
+  void describe(FlagTable& table) override;
   void validate() const override;
 
   /// True for --tessera_lb_interval=auto.

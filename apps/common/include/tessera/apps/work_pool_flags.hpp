@@ -1,7 +1,9 @@
 #pragma once
 // The command-line flags by which an application picks one of seed 002's work-pools
-// (work_pool.hpp) or a plain sequential run: `--scheme=static|dynamic|sequential` and
-// `--workers=N`, N in [1, 1024], by default the machine's hardware threads.
+// (tessera/collections/steal/work_pool.hpp) or a plain sequential run:
+// `--scheme=static|dynamic|sequential` and `--workers=N`, N in [1, 1024], by default the
+// machine's hardware threads. Plain structs: cli/work_pool.hpp adds them to an app's CLI11
+// command line, in the app's options.cpp.
 
 #include <algorithm>
 #include <cstdint>
@@ -10,17 +12,15 @@
 #include <string>
 #include <thread>
 
-#include <CLI/CLI.hpp>
+#include <tessera/collections/steal/work_pool.hpp>
 
-#include "tessera/collections/steal/work_pool.hpp"
-
-namespace tessera::collections::steal {
+namespace tessera::apps {
 
 inline constexpr std::int64_t kMaxPoolWorkers = 1024;
 
 // What the two flags select.
 struct WorkPoolChoice {
-  std::optional<WorkPoolScheme> scheme;  // empty: sequential
+  std::optional<collections::steal::WorkPoolScheme> scheme;  // empty: sequential
   std::size_t workers = 1;               // 1 when sequential
 
   const char* name() const { return scheme ? to_string(*scheme) : "sequential"; }
@@ -31,20 +31,11 @@ struct WorkPoolFlags {
   std::string scheme = "dynamic";
   std::int64_t workers = std::max<std::int64_t>(1, std::thread::hardware_concurrency());
 
-  void add_to(CLI::App& cli) {
-    cli.add_option("--scheme", scheme,
-                   "static (generations split evenly), dynamic (ABP deques and stealing) or sequential (plain "
-                   "recursion)")
-        ->capture_default_str();
-    cli.add_option("--workers", workers, "Worker threads, >= 1 (the static and dynamic schemes)")
-        ->capture_default_str();
-  }
-
   // Throws std::invalid_argument naming the flag when either is out of range.
   WorkPoolChoice choice() const {
     WorkPoolChoice choice;
     if (scheme != "sequential") {
-      choice.scheme = parse_work_pool_scheme(scheme);
+      choice.scheme = collections::steal::parse_work_pool_scheme(scheme);
       if (!choice.scheme) {
         throw std::invalid_argument("--scheme is '" + scheme + "': expected static, dynamic or sequential");
       }
@@ -58,4 +49,4 @@ struct WorkPoolFlags {
   }
 };
 
-}  // namespace tessera::collections::steal
+}  // namespace tessera::apps
