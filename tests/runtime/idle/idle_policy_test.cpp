@@ -22,12 +22,26 @@ TEST(SpinGovernor, ShortensTheWindowForOneHoldAfterADescheduledSpin) {
   EXPECT_DOUBLE_EQ(g.spin_seconds(0), 10e-3);
   EXPECT_FALSE(g.observe(5.0, 5.004, 0.0039));  // 97.5 % of the wall time on the CPU: its own core
   EXPECT_DOUBLE_EQ(g.spin_seconds(5.1), 10e-3);
-  EXPECT_FALSE(g.observe(5.0, 5.0005, 0.0));  // 0.5 ms says too little
+  EXPECT_FALSE(g.observe(5.0, 5.0002, 0.0));  // 0.2 ms says too little
   EXPECT_TRUE(g.observe(6.0, 6.004, 0.002));  // half of it: descheduled
   EXPECT_EQ(g.descheduled(), 1u);
   EXPECT_DOUBLE_EQ(g.spin_seconds(6.5), 50e-6);
   EXPECT_DOUBLE_EQ(g.spin_seconds(7.003), 50e-6);
   EXPECT_DOUBLE_EQ(g.spin_seconds(7.005), 10e-3);  // the hold (1 s from the spin's end) is over
+}
+
+TEST(SpinGovernor, TheHoldDoublesWhileTheRankKeepsBeingDescheduled) {
+  SpinGovernor g(10000, 50, 1.0);
+  double t = 10.0;
+  for (double hold : {1.0, 2.0, 4.0, 8.0, 16.0, 32.0, 64.0, 64.0}) {
+    EXPECT_TRUE(g.observe(t, t + 0.002, 0.0005));
+    EXPECT_DOUBLE_EQ(g.spin_seconds(t + 0.002 + hold - 0.001), 50e-6) << hold;
+    EXPECT_DOUBLE_EQ(g.spin_seconds(t + 0.002 + hold + 0.001), 10e-3) << hold;
+    t += hold + 1.0;
+  }
+  EXPECT_FALSE(g.observe(t, t + 0.002, 0.002));  // a long spin that kept its core: back to 1 s
+  EXPECT_TRUE(g.observe(t + 1.0, t + 1.002, 0.0));
+  EXPECT_DOUBLE_EQ(g.spin_seconds(t + 1.002 + 1.001), 10e-3);
 }
 
 TEST(SpinGovernor, AFixedWindowNeverChanges) {

@@ -12,7 +12,9 @@
 /// several emulated hosts, or of other jobs, can still share the cores unseen. So a SpinGovernor
 /// watches the long spins: a rank that spun for a millisecond of wall time but got much less of
 /// it on the CPU was descheduled, meaning another process wanted that core, and it spins only
-/// the shared window (`shared_us`) for the next second, then tries the long window again.
+/// the shared window (`shared_us`) for a hold of one second, then tries the long window again.
+/// Each try that is descheduled again doubles the hold (up to 64 s), so a rank that shares its
+/// core for good spends at most one long spin a minute finding out; one that is not resets it.
 #include <sched.h>
 
 #include <algorithm>
@@ -26,9 +28,11 @@ namespace tessera {
 /// one per runtime, used by the thread that runs the scheduler.
 class SpinGovernor {
  public:
-  /// Spin `own_core_us` while the core seems the rank's own, `shared_us` for `hold_s` seconds
-  /// after a spin that got less than `kBusyShare` of its wall time on the CPU. With both equal
-  /// (the flag set by hand, or ranks known to share cores) the window never changes.
+  /// Spin `own_core_us` while the core seems the rank's own, `shared_us` for a hold after a spin
+  /// that got less than `kBusyShare` of its wall time on the CPU: `hold_s` seconds, doubled for
+  /// each such spin in a row (at most kMaxHolds doublings) and reset by a long spin that kept its
+  /// core. With both windows equal (the flag set by hand, or ranks known to share cores) the
+  /// window never changes.
   SpinGovernor(double own_core_us, double shared_us, double hold_s = 1.0)
       : own_s_(own_core_us * 1e-6), shared_s_(shared_us * 1e-6), hold_s_(hold_s) {}
 
@@ -42,8 +46,13 @@ class SpinGovernor {
   /// Returns true when that shows the rank being descheduled (and the window is now shortened).
   bool observe(double wall_start, double wall_end, double cpu) {
     const double wall = wall_end - wall_start;
-    if (wall < kMinMeasured || cpu >= kBusyShare * wall) return false;
-    shared_until_ = wall_end + hold_s_;
+    if (wall < kMinMeasured) return false;
+    if (cpu >= kBusyShare * wall) {
+      in_a_row_ = 0;
+      return false;
+    }
+    shared_until_ = wall_end + hold_s_ * static_cast<double>(1u << in_a_row_);
+    in_a_row_ = std::min(in_a_row_ + 1, kMaxHolds);
     ++descheduled_;
     return true;
   }
@@ -51,10 +60,14 @@ class SpinGovernor {
   /// How many spins so far showed the rank being descheduled.
   unsigned long descheduled() const { return descheduled_; }
 
-  /// Spins are measured from this long after the wait began, so short waits cost no clock reads.
-  static constexpr double kMeasureAfter = 1e-3;
+  /// Spins are measured from this long after the wait began, so short waits (a reply within
+  /// microseconds) cost no clock reads. A spin of a few hundred microseconds already keeps a
+  /// core from a rank that shares it, so the measurement starts early.
+  static constexpr double kMeasureAfter = 2e-4;
   /// A measured stretch shorter than this says too little (a timer tick, a page fault).
-  static constexpr double kMinMeasured = 1e-3;
+  static constexpr double kMinMeasured = 3e-4;
+  /// The hold doubles at most this many times: 1 s, 2 s, ... 64 s.
+  static constexpr unsigned kMaxHolds = 6;
   /// A spinning thread that owns its core gets nearly all of the wall time on the CPU.
   static constexpr double kBusyShare = 0.8;
 
@@ -63,6 +76,7 @@ class SpinGovernor {
   double shared_s_;
   double hold_s_;
   double shared_until_ = -1;
+  unsigned in_a_row_ = 0;  // descheduled spins since the last long spin that kept its core
   unsigned long descheduled_ = 0;
 };
 
