@@ -103,7 +103,7 @@ struct RuntimeFlags : FlagGroup {
   // as MPI does in a blocking call, so a rank waiting for the slowest one wakes within a poll;
   // ranks that share cores spin kIdleSpinSharedUs and give the core away within a fraction of a
   // millisecond. A rank seen descheduled while spinning long (other hosts' ranks or jobs on the
-  // same cores) spins kIdleSpinSharedUs for the next second (idle_policy.hpp).
+  // same cores) spins kIdleSpinSharedUs for a hold of 1 s to 64 s (idle_policy.hpp).
   static constexpr double kIdleSpinAuto = -1;
   static constexpr double kIdleSpinOwnCoreUs = 10000;
   static constexpr double kIdleSpinSharedUs = 50;

@@ -111,7 +111,7 @@ class Runtime {
   /// at start-up (the window of a rank with a core of its own, while it is not descheduled).
   double idle_spin_us() const { return idle_spin_us_; }
   /// How many long spins showed this rank being descheduled, so that it spun the shared window
-  /// for the next second (idle_policy.hpp); always 0 with a window set by hand.
+  /// for a while (idle_policy.hpp); always 0 with a window set by hand.
   unsigned long idle_spin_backoffs() const { return spin_.descheduled(); }
   spdlog::logger& log() { return *log_; }
   Collectives& collectives() { return *collectives_; }
