@@ -10,23 +10,15 @@
 #include "tessera/lb/hier_lb.hpp"
 #include "tessera/lb/lb_data_io.hpp"
 #include "tessera/lb/virtual_backend.hpp"
+#include "../support/lb_inputs.hpp"
 
 namespace tessera::lb {
 namespace {
 
 ObjectId id(std::uint64_t v) { return ObjectId::packed(v); }
-Migration move(std::uint64_t v, Rank from, Rank to) { return Migration{id(v), from, to}; }
+using testing::move;
 
-// ranks[r] lists the loads of rank r's objects; ids count up from 1 in that order.
-std::vector<StrategyInput> make_ranks(const std::vector<std::vector<double>>& loads) {
-  std::vector<StrategyInput> ranks(loads.size());
-  std::uint64_t next = 1;
-  for (std::size_t r = 0; r < loads.size(); ++r) {
-    ranks[r].rank = static_cast<Rank>(r);
-    for (double l : loads[r]) ranks[r].objects.push_back(LbObject{id(next++), l, true, {}});
-  }
-  return ranks;
-}
+using testing::make_ranks;
 
 Plan run(Strategy& strategy, const std::vector<StrategyInput>& ranks, NodeMap nodes = {}) {
   comm::VirtualBackend backend(static_cast<Rank>(ranks.size()), comm::VirtualBackend::CpuTiming::off,

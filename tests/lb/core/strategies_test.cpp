@@ -12,27 +12,19 @@
 #include "tessera/lb/simple_lbs.hpp"
 #include "tessera/lb/statistics.hpp"
 #include "tessera/lb/virtual_backend.hpp"
+#include "../support/lb_inputs.hpp"
 
 namespace tessera::lb {
 namespace {
 
-// ranks[r] lists the loads of rank r's objects; ids count up from 1 in that order.
-std::vector<StrategyInput> make_ranks(const std::vector<std::vector<double>>& loads) {
-  std::vector<StrategyInput> ranks(loads.size());
-  std::uint64_t id = 1;
-  for (std::size_t r = 0; r < loads.size(); ++r) {
-    ranks[r].rank = static_cast<Rank>(r);
-    for (double l : loads[r]) ranks[r].objects.push_back(LbObject{ObjectId::packed(id++), l, true, {}});
-  }
-  return ranks;
-}
+using testing::make_ranks;
 
 Plan run(Strategy& strategy, const std::vector<StrategyInput>& ranks) {
   comm::VirtualBackend backend(static_cast<Rank>(ranks.size()));
   return strategy.run(backend, ranks);
 }
 
-Migration move(std::uint64_t id, Rank from, Rank to) { return Migration{ObjectId::packed(id), from, to}; }
+using testing::move;
 
 TEST(GreedyLB, FullModeIsLongestProcessingTimeFirstWithExactPlan) {
   const auto ranks = make_ranks({{5, 4, 3}, {3, 2, 2}});

@@ -12,20 +12,12 @@
 #include "tessera/lb/tempered_lb.hpp"
 #include "tessera/lb/tempered_random.hpp"
 #include "tessera/lb/virtual_backend.hpp"
+#include "../support/lb_inputs.hpp"
 
 namespace tessera::lb {
 namespace {
 
-// ranks[r] lists the loads of rank r's objects; ids count up from 1 in that order.
-std::vector<StrategyInput> make_ranks(const std::vector<std::vector<double>>& loads) {
-  std::vector<StrategyInput> ranks(loads.size());
-  std::uint64_t id = 1;
-  for (std::size_t r = 0; r < loads.size(); ++r) {
-    ranks[r].rank = static_cast<Rank>(r);
-    for (double l : loads[r]) ranks[r].objects.push_back(LbObject{ObjectId::packed(id++), l, true, {}});
-  }
-  return ranks;
-}
+using testing::make_ranks;
 
 // Seed 003 section V in miniature: `objects` uniform loads on the first `mapped` of `ranks` ranks.
 std::vector<StrategyInput> skewed(Rank ranks, Rank mapped, int objects, std::uint64_t seed) {
@@ -45,7 +37,7 @@ Plan run(Strategy& strategy, const std::vector<StrategyInput>& ranks) {
   return strategy.run(backend, ranks);
 }
 
-Migration move(std::uint64_t id, Rank from, Rank to) { return Migration{ObjectId::packed(id), from, to}; }
+using testing::move;
 
 TemperedLB create(std::string_view name, std::string_view args) {
   auto strategy = Registry::builtin().create(name, args);
