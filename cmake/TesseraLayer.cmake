@@ -54,11 +54,7 @@ endmacro()
 # first and only include of a translation unit (a header that leans on an include its user happens
 # to make first fails the build here, not in an application).
 option(TESSERA_CHECK_HEADERS "Compile every public header on its own" ON)
-#
-# FLAG_PARSER_GLUE <dir>: headers under include/<dir> are command-line glue that may include a
-# flag parser (apps/common's tessera/apps/cli/); every other header is checked as below.
 function(tessera_check_headers target)
-  cmake_parse_arguments(H "" "FLAG_PARSER_GLUE" "" ${ARGN})
   if(NOT TESSERA_CHECK_HEADERS OR NOT EXISTS ${CMAKE_CURRENT_SOURCE_DIR}/include)
     return()
   endif()
@@ -75,11 +71,7 @@ function(tessera_check_headers target)
     add_library(${target}_header_check OBJECT ${sources})
     target_link_libraries(${target}_header_check PRIVATE ${target})
     target_compile_options(${target}_header_check PRIVATE -Wall -Wextra)
-    set(plain ${headers})
-    if(H_FLAG_PARSER_GLUE)
-      list(FILTER plain EXCLUDE REGEX "^${H_FLAG_PARSER_GLUE}/")
-    endif()
-    tessera_check_no_flag_parser(${target} ${plain})
+    tessera_check_no_flag_parser(${target} ${headers})
   endif()
 endfunction()
 

@@ -1,7 +1,8 @@
 #pragma once
 /// CLI11 glue, for a search app's options.cpp only: adds the shared flags (search_options.hpp) to
 /// the app's CLI::App and parses it, turning every bad input into one message and exit code 2.
-/// The headers under tessera/apps/cli/ are the only app headers that include CLI11.
+/// The headers under apps/common/cli/ (outside include/: not public) are the only app headers
+/// that include CLI11.
 #include <exception>
 #include <iostream>
 #include <optional>

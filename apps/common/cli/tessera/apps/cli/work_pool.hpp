@@ -1,7 +1,7 @@
 #pragma once
 // CLI11 glue, for an app's options.cpp only: adds --scheme and --workers (work_pool_flags.hpp) to
-// the app's command line. The headers under tessera/apps/cli/ are the only app headers that
-// include CLI11; every other header describes options as plain structs.
+// the app's command line. The headers under apps/common/cli/ (outside include/: not public) are
+// the only app headers that include CLI11; every other header describes options as plain structs.
 
 #include <CLI/CLI.hpp>
 
