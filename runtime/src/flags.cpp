@@ -67,7 +67,8 @@ void RuntimeFlags::describe(FlagTable& table) {
   table
       .option("--tessera_idle_spin_us", idle_spin_us,
               "Microseconds an idle rank busy-polls before yielding its core; auto (default): "
-              "10000 when the node has a core per rank, 50 when ranks share cores")
+              "10000 when the node's ranks have a CPU each (affinity masks, cgroup quota), else 50; a rank "
+              "seen descheduled while spinning spins 50 for 1-64 s")
       .word("auto", std::to_string(kIdleSpinAuto))
       .shown_as("auto|US");
   table.option("--tessera_idle_yield_us", idle_yield_us,
