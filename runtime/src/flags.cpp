@@ -6,6 +6,7 @@
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
 #include <stdexcept>
 #include <type_traits>
@@ -58,10 +59,84 @@ void add_option(CLI::App& app, const Flag& flag) {
   if (!flag.value_text.empty()) option->option_text(flag.value_text);
 }
 
+// The value a flag holds before parsing, as a user would write it (a word such as `auto` when the
+// default is the value that word stands for).
+std::string default_text(const Flag& flag) {
+  std::string text = std::visit(
+      [](auto* target) -> std::string {
+        using T = std::remove_pointer_t<decltype(target)>;
+        if constexpr (std::is_same_v<T, bool>) {
+          return *target ? "true" : "false";
+        } else if constexpr (std::is_same_v<T, std::string>) {
+          return *target;
+        } else if constexpr (std::is_same_v<T, std::optional<std::string>>) {
+          return target->value_or("");
+        } else {
+          return fmt::format("{}", *target);
+        }
+      },
+      flag.target);
+  for (const auto& [word, value] : flag.words) {
+    if (value == text) return word;
+    // Words stand for numbers written by std::to_string ("-1.000000"); compare them as numbers.
+    char* end = nullptr;
+    const double number = std::strtod(value.c_str(), &end);
+    if (end != value.c_str() && *end == '\0' && fmt::format("{}", number) == text) return word;
+  }
+  return text;
+}
+
+std::string value_text(const Flag& flag) {
+  if (!flag.takes_value) return "";
+  if (!flag.value_text.empty()) return flag.value_text;
+  if (!flag.choices.empty()) {
+    std::string joined;
+    for (const auto& choice : flag.choices) joined += (joined.empty() ? "" : "|") + choice;
+    return joined;
+  }
+  return std::visit(
+      [](auto* target) -> std::string {
+        using T = std::remove_pointer_t<decltype(target)>;
+        if constexpr (std::is_same_v<T, bool>) return "true|false";
+        else if constexpr (std::is_integral_v<T>) return "N";
+        else if constexpr (std::is_floating_point_v<T>) return "X";
+        else return "TEXT";
+      },
+      flag.target);
+}
+
+std::string markdown_cell(std::string text) {
+  std::string escaped;
+  for (char c : text) {
+    if (c == '|') escaped += '\\';
+    escaped += c;
+  }
+  return escaped;
+}
+
+// The flags reference (docs/flags.md is this table, regenerated at build time and compared by a
+// test): one row per flag, in help order, with the default each flag had before parsing.
+std::string markdown_reference(const FlagTable& table, const std::vector<std::string>& defaults) {
+  std::string out =
+      "| flag | value | default | meaning |\n"
+      "| --- | --- | --- | --- |\n";
+  for (std::size_t i = 0; i < table.flags().size(); ++i) {
+    const Flag& flag = table.flags()[i];
+    const std::string value = value_text(flag);
+    const std::string fallback = defaults[i];
+    out += fmt::format("| `{}` | {} | {} | {} |\n", flag.name, value.empty() ? "" : "`" + markdown_cell(value) + "`",
+                       !flag.takes_value || fallback.empty() ? "" : "`" + markdown_cell(fallback) + "`",
+                       markdown_cell(flag.help));
+  }
+  return out;
+}
+
 }  // namespace
 
 void RuntimeFlags::describe(FlagTable& table) {
   table.flag("--tessera_help", help, "Print every Tessera flag and exit");
+  table.flag("--tessera_help_markdown", help_markdown,
+             "Print every Tessera flag as a Markdown table (flag, value, default, meaning) and exit");
   table.option("--tessera_log_level", log_level, "Log level: trace, debug, info, warn, error, critical, off")
       .one_of({"trace", "debug", "info", "warn", "error", "critical", "off"});
   table
@@ -135,6 +210,8 @@ std::string closest_flag(const std::string& name, const std::vector<std::string>
 ParsedFlags parse_flags(int& argc, char** argv, const std::vector<FlagGroup*>& groups) {
   FlagTable table;
   for (FlagGroup* group : groups) group->describe(table);
+  std::vector<std::string> defaults;
+  for (const Flag& flag : table.flags()) defaults.push_back(default_text(flag));
   CLI::App app{"Tessera runtime flags", "tessera"};
   app.set_help_flag();  // --tessera_help replaces CLI11's -h/--help, which belong to the application
   for (const Flag& flag : table.flags()) add_option(app, flag);
@@ -175,6 +252,10 @@ ParsedFlags parse_flags(int& argc, char** argv, const std::vector<FlagGroup*>& g
   ParsedFlags parsed;
   parsed.help = app.get_option("--tessera_help")->count() > 0;
   if (parsed.help) parsed.help_text = app.help();
+  if (app.get_option("--tessera_help_markdown")->count() > 0) {
+    parsed.help = true;
+    parsed.help_text = markdown_reference(table, defaults);
+  }
   return parsed;
 }
 

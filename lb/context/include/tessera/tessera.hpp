@@ -3,7 +3,7 @@
 ///
 ///   int main(int argc, char** argv) {
 ///     tessera::Context ctx(argc, argv);            // parses and removes every --tessera_ flag
-///     auto tiles = tessera::collections::make_collection<Tile>(ctx.runtime(), {8, 8});
+///     auto tiles = ctx.make_collection<Tile>({8, 8});  // collective: 64 tiles over the ranks
 ///     for (int step = 0; step < steps; ++step) {
 ///       tiles.broadcast<&Tile::relax>();
 ///       ctx.phase_end();                           // collective: closes the phase, balances
@@ -24,7 +24,7 @@
 ///
 ///     tessera::Context ctx(argc, argv);              // --tessera_restart=DIR: verified here
 ///     State state = ctx.restarted() ? ctx.restart_state<State>() : State{};
-///     auto tiles = make_collection<Tile>(...);       // restored instead of constructed
+///     auto tiles = ctx.make_collection<Tile>(...);   // restored instead of constructed
 ///     for (int step = state.step + 1; ...) {
 ///       ...; ctx.phase_end();
 ///       if (step % 10 == 0) ctx.checkpoint_now(State{step, ...});   // or --tessera_checkpoint_interval
@@ -47,6 +47,7 @@
 #include <span>
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 namespace tessera {
@@ -75,6 +76,20 @@ class Context {
   const lb_manager::LbFlags& lb_flags() const { return lb_flags_; }
   /// --tessera_workers, --tessera_steal_policy and --tessera_steal_args, validated at start-up.
   const collections::steal::StealFlags& steal_flags() const { return steal_flags_; }
+  /// Collective: a collection of `T` over `bounds` (every rank calls it, in the same order as its
+  /// other collections), each element built on its home rank under the block mapper as
+  /// `T(idx, args...)` when `T` has that constructor, else `T(args...)`; restored instead when the
+  /// run restarted from a checkpoint (collections/proxy.hpp).
+  template <class T, class... A>
+  collections::CollectionProxy<T> make_collection(const collections::Index<T::dimensions>& bounds, A&&... args) {
+    return collections::make_collection<T>(*runtime_, bounds, std::forward<A>(args)...);
+  }
+  /// The same with another home mapper (collections/mapper.hpp).
+  template <class T, class... A>
+  collections::CollectionProxy<T> make_mapped_collection(const collections::Index<T::dimensions>& bounds,
+                                                         collections::Mapper<T::dimensions> mapper, A&&... args) {
+    return collections::make_mapped_collection<T>(*runtime_, bounds, std::move(mapper), std::forward<A>(args)...);
+  }
   /// Collective: a task collection running `body` with steal().options() (the steal flags, or
   /// what the program set there). Task must be trivially copyable (task_collection.hpp).
   template <collections::steal::Stealable Task>

@@ -119,12 +119,14 @@ struct RuntimeFlags : FlagGroup {
   std::size_t ofi_eager_bytes = 65536; ///< ofi: larger messages go by rendezvous
   double ofi_peer_timeout = 60;        ///< ofi: seconds an unreachable peer is waited for; 0: forever
   bool help = false;
+  bool help_markdown = false;  ///< --tessera_help_markdown: the flags reference (docs/flags.md)
 
   void describe(FlagTable& table) override;
   void validate() const override;
 };
 
-/// Outcome of parsing: whether help was requested, and its text.
+/// Outcome of parsing: whether help was requested (--tessera_help, or --tessera_help_markdown for
+/// the Markdown reference), and its text.
 struct ParsedFlags {
   bool help = false;
   std::string help_text;
