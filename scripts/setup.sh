@@ -19,9 +19,10 @@ packages=(g++ cmake make pkg-config openmpi-bin libopenmpi-dev libfmt-dev libspd
           libcli11-dev nlohmann-json3-dev libcereal-dev libbrotli-dev libssl-dev libisal-dev
           python3 gnuplot-nox)
 # The rest: GoogleTest, the libfabric transport and its tools, iproute2 for the multi-host test
-# bed (network namespaces, veth, tc), and a headless browser that loads the LB report.
+# bed (network namespaces, veth, tc), a headless browser that loads the LB report, and Doxygen for
+# the API reference (docs/).
 if ((!main_only)); then
-  packages+=(libgtest-dev libgmock-dev libfabric-dev libfabric-bin iproute2 chromium)
+  packages+=(libgtest-dev libgmock-dev libfabric-dev libfabric-bin iproute2 chromium doxygen)
 fi
 missing=()
 for p in "${packages[@]}"; do
@@ -44,7 +45,7 @@ if ((main_only)); then
     > "$build_dir.configure.log" 2>&1 || { cat "$build_dir.configure.log"; exit 1; }
   cmake --build "$build_dir" -j "$jobs" --target tessera-pic
 else
-  cmake -S . -B "$build_dir" -DCMAKE_BUILD_TYPE=${CMAKE_BUILD_TYPE:-Release} -DTESSERA_BUILD_TESTS=ON "$@" \
+  cmake -S . -B "$build_dir" -DCMAKE_BUILD_TYPE=${CMAKE_BUILD_TYPE:-Release} -DTESSERA_BUILD_TESTS=ON -DTESSERA_BUILD_DOCS=ON "$@" \
     > "$build_dir.configure.log" 2>&1 || { cat "$build_dir.configure.log"; exit 1; }
   cmake --build "$build_dir" -j "$jobs"
 fi

@@ -107,7 +107,7 @@ class Context {
   /// (collections/checkpoint/checkpoint.hpp). Call it between phases. On failure (unwritable
   /// directory, no space left) rank 0 prints one message naming the path and every rank exits 2.
   void checkpoint(const std::filesystem::path& dir, std::span<const std::byte> app_state = {});
-  /// The same into --tessera_checkpoint_dir/phase.<next phase>, then removes all but the newest
+  /// The same into `--tessera_checkpoint_dir/phase.<next phase>`, then removes all but the newest
   /// --tessera_checkpoint_keep complete checkpoints there (and incomplete ones older than this
   /// one). Returns the checkpoint's directory. Without --tessera_checkpoint_dir: one message, exit 2.
   std::filesystem::path checkpoint_now(std::span<const std::byte> app_state = {});

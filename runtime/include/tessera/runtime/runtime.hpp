@@ -120,7 +120,7 @@ class Runtime {
   Tracer* tracer() const { return tracer_; }
 
   /// Ends the job on an error every rank found alike (the same flags, the same checkpoint
-  /// manifest): call it on every rank. Rank 0 prints "tessera: <message>" once and every rank
+  /// manifest): call it on every rank. Rank 0 prints `tessera: <message>` once and every rank
   /// exits with code 2, without MPI_Abort. An error only one rank can see goes to fatal() instead.
   [[noreturn]] void stop(const std::string& message) const;
 

@@ -56,7 +56,7 @@ class LbDataOutput {
   }
   void add(const collections::PhaseRecord& record) { data_.phases.push_back(to_lb_phase(record)); }
   const lb::RankData& data() const { return data_; }
-  /// Writes DIR/STEM.<rank>.json. Throws lb::DataError if it cannot.
+  /// Writes `DIR/STEM.<rank>.json`. Throws lb::DataError if it cannot.
   void write() const;
 
  private:
