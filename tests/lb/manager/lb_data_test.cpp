@@ -51,7 +51,7 @@ void record_and_check(bool compress) {
     // Rank 0 leaves end_phase's barrier first and its broadcast can reach a rank still inside it
     // (across hosts, about every other run): every rank sets its subphase before the work goes.
     rt.collectives().barrier();
-    if (rt.rank() == 0) chatty.broadcast<&Chatty::say>(std::int64_t{phase + 1});
+    if (rt.rank() == 0) chatty.broadcast_from_this_rank<&Chatty::say>(std::int64_t{phase + 1});
     // Which elements leave is decided before the phase closes: once a rank is past end_phase's
     // barrier it starts moving elements, and a slower rank still in that barrier would receive
     // them and, listing its elements afterwards, send them on again.

@@ -5,7 +5,7 @@
 ///     tessera::Context ctx(argc, argv);            // parses and removes every --tessera_ flag
 ///     auto tiles = ctx.make_collection<Tile>({8, 8});  // collective: 64 tiles over the ranks
 ///     for (int step = 0; step < steps; ++step) {
-///       tiles.broadcast<&Tile::relax>();
+///       tiles.broadcast_from_this_rank<&Tile::relax>();
 ///       ctx.phase_end();                           // collective: closes the phase, balances
 ///     }                                            // when the --tessera_lb_ flags say so
 ///   }                                              // LB data written here if requested
