@@ -25,10 +25,28 @@ Context::Context(const std::vector<std::string>& args, MPI_Comm app_comm) {
   if (argc > 1) runtime_->stop(std::string("unexpected argument '") + argv[1] + "': expected only --tessera_ flags here");
 }
 
-void Context::start(int& argc, char**& argv, MPI_Comm app_comm) {
+Context::Context(const ContextOptions& preset) {
+  collection_flags_ = preset.collections;
+  lb_data_flags_ = preset.lb_data;
+  termination_flags_ = preset.termination;
+  lb_flags_ = preset.lb;
+  checkpoint_flags_ = preset.checkpoint;
+  steal_flags_ = preset.steal;
+  std::string name = "tessera";
+  char* args[] = {name.data(), nullptr};
+  int argc = 1;
+  char** argv = args;
+  start(argc, argv, preset.app_comm, &preset);
+}
+
+void Context::start(int& argc, char**& argv, MPI_Comm app_comm, const ContextOptions* preset) {
   program_ = argc > 0 && argv[0] != nullptr ? std::filesystem::path(argv[0]).filename().string() : "tessera";
   RuntimeOptions options;
   options.app_comm = app_comm;
+  if (preset) {
+    options.flags = &preset->runtime;
+    options.trace_flags = &preset->trace;
+  }
   options.flag_groups = {&collection_flags_, &lb_data_flags_, &termination_flags_, &lb_flags_, &checkpoint_flags_, &steal_flags_};
   runtime_ = std::make_unique<Runtime>(argc, argv, std::move(options));
   if (lb_flags_.help_lb) {

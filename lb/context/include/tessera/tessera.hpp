@@ -52,6 +52,30 @@
 
 namespace tessera {
 
+/// Every layer's flags as plain structs, for a program that configures Tessera in code: each
+/// member starts at its flags' defaults (docs/flags.md names them), e.g.
+///
+///     tessera::ContextOptions options;
+///     options.lb.name = "TemperedLB";           // --tessera_lb_name=TemperedLB
+///     options.lb.interval = "auto";             // --tessera_lb_interval=auto
+///     tessera::Context ctx(options);
+///
+/// The values are validated as the flags are: a bad one stops every rank with one message naming
+/// its flag.
+struct ContextOptions {
+  /// The application's communicator (MPI initialized by the application), or MPI_COMM_NULL:
+  /// standalone, Tessera initializes and finalizes MPI.
+  MPI_Comm app_comm = MPI_COMM_NULL;
+  RuntimeFlags runtime;                         ///< --tessera_log_level, _idle_*, _shm*, _transport*, ...
+  TraceFlags trace;                             ///< --tessera_trace*
+  TerminationFlags termination;                 ///< --tessera_hang_timeout, _rooted_detection, ...
+  collections::CollectionFlags collections;     ///< --tessera_lb_load_clock
+  collections::steal::StealFlags steal;         ///< --tessera_workers, --tessera_steal_*
+  lb_manager::LbFlags lb;                       ///< --tessera_lb_name, _interval, _args, _file, ...
+  lb_manager::LbDataFlags lb_data;              ///< --tessera_lb_data*, --tessera_lb_report
+  lb_manager::CheckpointFlags checkpoint;       ///< --tessera_checkpoint_*, --tessera_restart
+};
+
 class Context {
  public:
   /// Starts the runtime (standalone, or inside the application's MPI when `app_comm` is given)
@@ -61,6 +85,8 @@ class Context {
   /// command line and hands the `--tessera_` flags on): `{"tessera-pic", "--tessera_lb_name=..."}`.
   /// Arguments other than `--tessera_` flags are an error, as they would be left unread.
   explicit Context(const std::vector<std::string>& args, MPI_Comm app_comm = MPI_COMM_NULL);
+  /// The same from options set in code (ContextOptions), with no command line.
+  explicit Context(const ContextOptions& options);
   ~Context();
   Context(const Context&) = delete;
   Context& operator=(const Context&) = delete;
@@ -138,7 +164,7 @@ class Context {
   const std::string& program() const { return program_; }
 
  private:
-  void start(int& argc, char**& argv, MPI_Comm app_comm);
+  void start(int& argc, char**& argv, MPI_Comm app_comm, const ContextOptions* preset = nullptr);
   void check_checkpoint_dir() const;
   void remove_old_checkpoints(const std::filesystem::path& newest) const;
 
