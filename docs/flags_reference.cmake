@@ -1,6 +1,6 @@
 # cmake -DPROGRAM=tessera-demo -DOUTPUT=flags.md -P flags_reference.cmake: the flags reference from
-# the program's own --tessera_help_markdown and --tessera_help_lb.
-foreach(_what markdown lb)
+# the program's own --tessera_help_markdown, --tessera_help_lb and --tessera_help_transports.
+foreach(_what markdown lb transports)
   execute_process(COMMAND ${PROGRAM} --tessera_help_${_what} RESULT_VARIABLE _rc OUTPUT_VARIABLE _out_${_what}
                   ERROR_VARIABLE _err)
   if(NOT _rc EQUAL 0)
@@ -23,4 +23,12 @@ list at start-up.
 
 ```
 ${_out_lb}```
+
+## Transports and their keys (`--tessera_help_transports`)
+
+`--tessera_transport_args` takes the chosen transport's keys as `\"key=value ...\"`
+(runtime/README.md, \"Transports and adding one\").
+
+```
+${_out_transports}```
 ")
