@@ -56,6 +56,16 @@ bool valid(const KeySpec& spec, std::string_view value) {
   return false;
 }
 
+// A key without a numeric range (choice, boolean, text).
+KeySpec unbounded_key(std::string name, KeySpec::Kind kind, std::string default_value, std::string meaning) {
+  KeySpec spec;
+  spec.name = std::move(name);
+  spec.kind = kind;
+  spec.default_value = std::move(default_value);
+  spec.meaning = std::move(meaning);
+  return spec;
+}
+
 }  // namespace
 
 KeySpec real_key(std::string name, std::string default_value, std::string meaning, double min, double max) {
@@ -68,31 +78,17 @@ KeySpec integer_key(std::string name, std::string default_value, std::string mea
 
 KeySpec choice_key(std::string name, std::string default_value, std::string meaning,
                    std::vector<std::string> choices) {
-  KeySpec spec;
-  spec.name = std::move(name);
-  spec.kind = KeySpec::Kind::choice;
-  spec.default_value = std::move(default_value);
-  spec.meaning = std::move(meaning);
+  KeySpec spec = unbounded_key(std::move(name), KeySpec::Kind::choice, std::move(default_value), std::move(meaning));
   spec.choices = std::move(choices);
   return spec;
 }
 
 KeySpec boolean_key(std::string name, std::string default_value, std::string meaning) {
-  KeySpec spec;
-  spec.name = std::move(name);
-  spec.kind = KeySpec::Kind::boolean;
-  spec.default_value = std::move(default_value);
-  spec.meaning = std::move(meaning);
-  return spec;
+  return unbounded_key(std::move(name), KeySpec::Kind::boolean, std::move(default_value), std::move(meaning));
 }
 
 KeySpec text_key(std::string name, std::string default_value, std::string meaning) {
-  KeySpec spec;
-  spec.name = std::move(name);
-  spec.kind = KeySpec::Kind::text;
-  spec.default_value = std::move(default_value);
-  spec.meaning = std::move(meaning);
-  return spec;
+  return unbounded_key(std::move(name), KeySpec::Kind::text, std::move(default_value), std::move(meaning));
 }
 
 std::string KeySpec::allowed() const {
