@@ -135,6 +135,7 @@ TEST(LbsimCli, BadInputsFailWithOneClearMessage) {
   expect_error("--synthetic '' --work 'alpha=one'", "--work: alpha=one: expected a number");
   expect_error("--synthetic '' --report=xml", "--report");
   expect_error("", "give exactly one input");
+  expect_error("--synthetic '' --model median:0", "--model median:0: expected persistence, median:N or linear:N");
 }
 
 void rank_file(const fs::path& file, int rank, int phase) {

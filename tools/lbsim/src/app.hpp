@@ -19,6 +19,7 @@ struct Options {
   bool use_synthetic = false;
   std::string strategy;                  // empty: no balancing
   std::string args;                      // "key=value ..." for the strategy
+  std::string model = "persistence";     // load model (lb/load_model.hpp) the strategy sees
   lb::Rank ranks = 0;                    // 0: as many as the data has
   lb::Rank ranks_per_node = 0;           // > 0: nodes of that many ranks; 0: the data's shared_node
   std::string work;                      // --work; empty: the strategy's own model

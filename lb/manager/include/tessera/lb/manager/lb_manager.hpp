@@ -13,8 +13,12 @@
 ///   - builds this rank's LB input from the PhaseRecord exactly as LB data output writes it
 ///     (lb_data_output.hpp: elements with their loads, the rank's own time as one non-migratable
 ///     object, communication edges), keeping the objects still on this rank, with each load
-///     passed through the load model (default: the last phase's load predicts the next, so a
-///     replay of the dumped phase in lbsim sees exactly what the live strategy saw);
+///     predicted by the load model of --tessera_lb_model (lb/load_model.hpp) from the object's
+///     history of counted loads (what set_load_model's function makes of each measured load; the
+///     measured load itself by default). Every phase end records the history, balanced or not, and
+///     a migrating object's history goes with it to its new rank. With the default, persistence,
+///     the last phase's load predicts the next, so a replay of the dumped phase in lbsim sees
+///     exactly what the live strategy saw;
 ///   - runs the strategy collectively on the LiveBackend;
 ///   - migrates this rank's share of the plan and waits until every element has arrived;
 ///   - reduces the statistics (balance_report.hpp) with one allreduce, prints the line on rank 0
@@ -26,6 +30,7 @@
 #include <tessera/lb/manager/balance_report.hpp>
 #include <tessera/lb/manager/lb_flags.hpp>
 #include <tessera/lb/manager/live_backend.hpp>
+#include <tessera/lb/load_model.hpp>
 #include <tessera/lb/strategy.hpp>
 
 #include <functional>
@@ -35,7 +40,8 @@
 
 namespace tessera::lb_manager {
 
-/// Predicts an object's load in the next phase (seconds) from what it measured in `phase`.
+/// What an object's measured load in `phase` counts as (seconds), before the load model predicts
+/// from it; e.g. 0 for objects the application wants strategies to ignore.
 using LoadModel = std::function<double(const lb::LbObject& measured, lb::PhaseId phase)>;
 
 /// This rank's LB input for the phase of `record`, as LB data output describes it (loads as
@@ -51,7 +57,7 @@ class LbManager {
   /// flags' strategy when `strategy` is empty. Every rank must make the same request. Throws
   /// tessera::Error for an unknown strategy or argument, or when neither names a strategy.
   void request(std::string strategy = {}, std::string args = {});
-  /// Replaces the load model; nullptr restores the default (measured load predicts the next).
+  /// Replaces what a measured load counts as; nullptr restores the default (the measured load).
   void set_load_model(LoadModel model) { model_ = std::move(model); }
 
   /// Collective: balances after the phase of `record` if the flags or a request say so and
@@ -72,6 +78,8 @@ class LbManager {
     std::string reason;      // why this phase balances, for the statistics line
     bool automatic = false;  // decided by the auto interval, which then learns the cost
   };
+  /// Counts and records this phase's loads into the history; returns the predicted input.
+  lb::StrategyInput predicted_input(const collections::PhaseRecord& record);
   std::optional<Choice> choose(const collections::PhaseRecord& record);
   std::optional<Choice> decide_automatically(const collections::PhaseRecord& record, Choice choice);
   BalanceReport balance(const collections::PhaseRecord& record, const Choice& choice);
@@ -85,6 +93,8 @@ class LbManager {
   std::optional<lb::Schedule> schedule_;
   LiveBackend backend_;
   LoadModel model_;
+  lb::LoadHistory history_;
+  lb::StrategyInput predicted_;  // this phase's input under the load model (set in phase_end)
   std::optional<Choice> requested_;
   AutoInterval auto_interval_;
   lb::Plan last_plan_;
