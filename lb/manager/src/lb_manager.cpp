@@ -123,7 +123,7 @@ std::optional<LbManager::Choice> LbManager::decide_automatically(const collectio
   using Pair = std::array<double, 2>;
   const Pair loads = rt_.collectives().allreduce(
       Pair{input.load(), input.load()}, [](Pair a, const Pair& b) { return Pair{std::max(a[0], b[0]), a[1] + b[1]}; });
-  const AutoDecision decision = auto_interval_.observe(loads[0], loads[1] / rt_.size());
+  const lb::AutoDecision decision = auto_interval_.observe(loads[0], loads[1] / rt_.size());
   if (rt_.rank() == 0)
     rt_.log().info("tessera lb: phase {} {}: {}", record.phase, decision.balance ? "balances" : "does not balance",
                    decision.reason);

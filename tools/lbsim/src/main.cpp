@@ -60,6 +60,7 @@ int main(int argc, char** argv) {
   // glibc hands freed memory back to the kernel every round and page faults dominate the run.
   mallopt(M_MMAP_THRESHOLD, 1 << 30);
   mallopt(M_TRIM_THRESHOLD, 1 << 30);
+  if (argc > 1 && std::string_view(argv[1]) == "advise") return tessera::lbsim::app::run_advise_command(argc - 1, argv + 1);
   if (argc > 1 && std::string_view(argv[1]) == "report") return tessera::lbsim::app::run_report_command(argc - 1, argv + 1);
   int exit_code = 0;
   const auto options = tessera::lbsim::app::parse_options(argc, argv, &exit_code);

@@ -3,7 +3,7 @@
 ///
 ///   --tessera_lb_name=NAME          balance with strategy NAME (see --tessera_help_lb)
 ///   --tessera_lb_interval=N|auto    ... after every phase p with p % N == 0 (default 1: every phase),
-///                                   or when the imbalance has cost more than balancing (auto_interval.hpp)
+///                                   or when the imbalance has cost more than balancing (lb/auto_interval.hpp)
 ///   --tessera_lb_args="k=v ..."     the strategy's arguments, validated against its keys
 ///   --tessera_lb_model=MODEL        what a strategy takes an object's next load to be: persistence
 ///                                   (the last phase's, the default), median:N or linear:N over the

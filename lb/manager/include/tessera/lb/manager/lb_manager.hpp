@@ -7,7 +7,7 @@
 ///   2. the --tessera_lb_file schedule's entry for p (lb/schedule.hpp);
 ///   3. --tessera_lb_name with --tessera_lb_args when p % --tessera_lb_interval == 0, or, with
 ///      --tessera_lb_interval=auto (or an `auto` schedule line), when the imbalance since the last
-///      balancing has cost more than it (auto_interval.hpp: one allreduce per phase; rank 0 logs
+///      balancing has cost more than it (lb/auto_interval.hpp: one allreduce per phase; rank 0 logs
 ///      each decision and its reason at --tessera_log_level=info).
 /// Balancing then:
 ///   - builds this rank's LB input from the PhaseRecord exactly as LB data output writes it
@@ -26,10 +26,10 @@
 /// Errors: request() with an unknown strategy or argument throws tessera::Error before anything
 /// moves; a plan naming an object that is not an element here is fatal (a strategy bug).
 #include <tessera/collections/phase.hpp>
-#include <tessera/lb/manager/auto_interval.hpp>
 #include <tessera/lb/manager/balance_report.hpp>
 #include <tessera/lb/manager/lb_flags.hpp>
 #include <tessera/lb/manager/live_backend.hpp>
+#include <tessera/lb/auto_interval.hpp>
 #include <tessera/lb/load_model.hpp>
 #include <tessera/lb/strategy.hpp>
 
@@ -96,7 +96,7 @@ class LbManager {
   lb::LoadHistory history_;
   lb::StrategyInput predicted_;  // this phase's input under the load model (set in phase_end)
   std::optional<Choice> requested_;
-  AutoInterval auto_interval_;
+  lb::AutoInterval auto_interval_;
   lb::Plan last_plan_;
   lb::StrategyInput last_input_;
   std::optional<BalanceReport> last_report_;
