@@ -30,6 +30,7 @@
 
 #include "tessera/lb/load_model.hpp"
 #include "tessera/lb/model.hpp"
+#include "tessera/lbsim/synthetic.hpp"  // InputError
 
 namespace tessera::lbsim {
 
