@@ -105,6 +105,7 @@ collections::PhaseRecord Context::phase_end() {
     const std::vector<std::byte> state = checkpoint_state_ ? checkpoint_state_() : std::vector<std::byte>();
     checkpoint_now(std::span<const std::byte>(state));
   }
+  if (lb_data_) lb_data_->phase_done();
   if (tracer) {
     const std::int64_t next = phases_->phase();
     tracer->async_begin("phase", fmt::format("phase {}", next), static_cast<std::uint64_t>(next));

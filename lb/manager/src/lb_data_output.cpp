@@ -4,6 +4,8 @@
 
 #include <map>
 
+#include <nlohmann/json.hpp>
+
 namespace tessera::lb_manager {
 
 namespace {
@@ -98,9 +100,20 @@ lb::SharedNode shared_node(const NodeMap& nodes, int rank) {
   return lb::SharedNode{node, nodes.node_size(node), nodes.rank_in_node(rank), nodes.num_nodes()};
 }
 
+void LbDataOutput::add(const collections::PhaseRecord& record) {
+  data_.phases.push_back(to_lb_phase(record));
+  phase_wall_s_.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - mark_).count());
+}
+
+lb::RankData LbDataOutput::data() const {
+  lb::RankData out = data_;
+  out.metadata_extra = nlohmann::json{{"phase_wall_s", phase_wall_s_}}.dump();
+  return out;
+}
+
 void LbDataOutput::write() const {
   lb::LbData all;
-  all.ranks.push_back(data_);
+  all.ranks.push_back(data());
   lb::WriteOptions options;
   options.compress = flags_.compress;
   lb::write_lb_data(all, flags_.stem(), options);

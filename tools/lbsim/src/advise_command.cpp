@@ -117,6 +117,9 @@ int run_advise_command(int argc, char** argv) {
     fmt::print("lbsim advise: {}, phases {}..{} ({}), {} ranks, {} objects; {} options in {:.2f} s\n", data_stem, first,
                last, replay_data.phases().size(), replay_data.ranks(), replay_data.objects(), rows.size(), took);
     fmt::print("{}\n", cost_line(cost));
+    fmt::print("phase fixed part: {}\n", replay_data.walled()
+                                              ? "the recorded phase wall time beyond the most loaded rank's work (phase_wall_s)"
+                                              : "none (the data records no phase wall times)");
     fmt::print("gain = predicted time of no LB / predicted time; LB s = strategy + migration\n");
     print_table(rows, top);
     if (report == "json") {

@@ -7,6 +7,7 @@
 #include <unordered_map>
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include "tessera/lb/auto_interval.hpp"
 #include "tessera/lb/registry.hpp"
@@ -28,6 +29,16 @@ ReplayData::ReplayData(const lb::LbData& data, lb::PhaseId first, lb::PhaseId la
                                  first_at == ids.end() ? first : last, describe()));
   ranks_ = static_cast<lb::Rank>(data.ranks.size());
   alpha_.assign(data.ranks.size(), 1.0);
+  // The phases' wall seconds, when a live Tessera run recorded them (lb_data_output.hpp).
+  std::unordered_map<lb::PhaseId, double> wall;
+  for (const auto& rank : data.ranks) {
+    if (rank.metadata_extra.empty()) continue;
+    const auto metadata = nlohmann::json::parse(rank.metadata_extra, nullptr, false);
+    if (!metadata.is_object() || !metadata.contains("phase_wall_s") || !metadata["phase_wall_s"].is_array()) continue;
+    const auto& seconds = metadata["phase_wall_s"];
+    for (std::size_t i = 0; i < rank.phases.size() && i < seconds.size(); ++i)
+      if (seconds[i].is_number()) wall[rank.phases[i].id] = std::max(wall[rank.phases[i].id], seconds[i].get<double>());
+  }
   std::unordered_map<lb::ObjectId, std::int32_t, lb::ObjectIdHash> index;
   for (auto at = ids.begin(); at != last_at + 1; ++at) {
     std::vector<Load> loads;
@@ -48,10 +59,20 @@ ReplayData::ReplayData(const lb::LbData& data, lb::PhaseId first, lb::PhaseId la
     }
     if (at < first_at) {
       warmup_.push_back(std::move(loads));
-    } else {
-      phases_.push_back(*at);
-      loads_.push_back(std::move(loads));
+      continue;
     }
+    // The phase's fixed part: its wall time beyond the most loaded rank's recorded work.
+    double overhead = 0.0;
+    if (const auto it = wall.find(*at); it != wall.end()) {
+      const auto recorded = data.rank_loads(*at);
+      double most = 0.0;
+      for (std::size_t r = 0; r < recorded.size(); ++r) most = std::max(most, alpha_[r] * recorded[r]);
+      overhead = std::max(0.0, it->second - most);
+      walled_ = true;
+    }
+    phases_.push_back(*at);
+    overhead_.push_back(overhead);
+    loads_.push_back(std::move(loads));
   }
 }
 
@@ -136,8 +157,10 @@ ReplayResult Replayer::run() {
     const auto& loads = data.loads_[i];
     std::vector<double> rank_load(p);
     for (const auto& [object, load] : loads) rank_load[static_cast<std::size_t>(state.placement[static_cast<std::size_t>(object)])] += load;
-    double phase_s = 0.0;
-    for (std::size_t r = 0; r < p; ++r) phase_s = std::max(phase_s, data.alpha_[r] * rank_load[r]);
+    double phase_s = data.overhead_[i];
+    double busiest = 0.0;
+    for (std::size_t r = 0; r < p; ++r) busiest = std::max(busiest, data.alpha_[r] * rank_load[r]);
+    phase_s += busiest;
     result.phases_s += phase_s;
     state.record(loads);
     if (option.strategy.empty()) continue;

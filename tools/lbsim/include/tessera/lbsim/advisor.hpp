@@ -7,7 +7,11 @@
 //   - phase p runs on the replay's current placement: every object keeps the load it recorded in p
 //     wherever it now is, fixed (non-migratable) objects stay on their recorded rank, and the phase
 //     costs its most loaded rank's work (rank work = rank_alpha x load when the data's metadata
-//     carries rank_alpha, else load: the work model the data carries);
+//     carries rank_alpha, else load: the work model the data carries), plus, when a live Tessera
+//     run recorded each phase's wall seconds (metadata `phase_wall_s`, lb/manager's
+//     lb_data_output.hpp), the phase's fixed part: its recorded wall time beyond its most loaded
+//     rank's recorded work (waiting, collectives, the runtime's own time), which no placement
+//     changes;
 //   - after p, the option's rule decides whether to balance, as the live manager does
 //     (p % N == 0, or lb::AutoInterval fed the predicted rank loads and told each balancing's cost);
 //   - balancing runs the very strategy code on P virtual ranks, which sees each object's load
@@ -88,6 +92,8 @@ class ReplayData {
   lb::Rank ranks() const { return ranks_; }
   const std::vector<lb::PhaseId>& phases() const { return phases_; }
   std::int64_t objects() const { return static_cast<std::int64_t>(ids_.size()); }
+  // True when the data carried phase wall times (each phase's fixed part is then counted).
+  bool walled() const { return walled_; }
 
  private:
   friend struct Replayer;
@@ -99,6 +105,8 @@ class ReplayData {
   std::vector<lb::PhaseId> phases_;              // replayed
   std::vector<std::vector<Load>> warmup_;        // loads of the phases before the first
   std::vector<std::vector<Load>> loads_;         // per replayed phase
+  std::vector<double> overhead_;                 // per replayed phase: its fixed part, seconds
+  bool walled_ = false;
   std::vector<lb::ObjectId> ids_;
   std::vector<char> migratable_;
   std::vector<double> bytes_;

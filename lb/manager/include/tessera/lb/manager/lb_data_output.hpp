@@ -10,6 +10,12 @@
 ///   --tessera_lb_report=FILE            at the end, rank 0 writes the HTML report of the files
 ///                                       (tessera/lb/report.hpp); implies --tessera_lb_data
 ///
+/// Each rank's metadata also carries `phase_wall_s`: for each phase in the file, in order, the
+/// wall seconds on this rank from the end of the previous phase_end() (its balancing included) to
+/// the record of this one; the first phase counts from the output's construction. The phase's time
+/// beyond its objects' loads (waiting, collectives, the runtime's own work) is what `lbsim advise`
+/// takes from it; vt and LBAF readers ignore the key.
+///
 /// Entities: an element is {seq_id: linear id, collection_id, index, home, migratable: true};
 /// the rank's own time (handlers outside elements) is one non-migratable entity per rank,
 /// {id: rank, objgroup_id: 0, migratable: false}, as vt lists its object groups.
@@ -18,7 +24,9 @@
 #include <tessera/runtime/flags.hpp>
 #include <tessera/runtime/node_map.hpp>
 
+#include <chrono>
 #include <filesystem>
+#include <vector>
 #include <string>
 
 namespace tessera::lb_manager {
@@ -54,14 +62,20 @@ class LbDataOutput {
     data_.rank = rank;
     if (nodes != nullptr) data_.shared_node = shared_node(*nodes, rank);
   }
-  void add(const collections::PhaseRecord& record) { data_.phases.push_back(to_lb_phase(record)); }
-  const lb::RankData& data() const { return data_; }
+  /// Keeps the record, and the wall seconds since construction or the last phase_done().
+  void add(const collections::PhaseRecord& record);
+  /// Marks the end of a phase's close (after balancing): the next phase's wall time starts here.
+  void phase_done() { mark_ = std::chrono::steady_clock::now(); }
+  /// The rank's data as write() writes it (phase_wall_s in its metadata).
+  lb::RankData data() const;
   /// Writes DIR/STEM.<rank>.json. Throws lb::DataError if it cannot.
   void write() const;
 
  private:
   const LbDataFlags& flags_;
   lb::RankData data_;
+  std::vector<double> phase_wall_s_;
+  std::chrono::steady_clock::time_point mark_ = std::chrono::steady_clock::now();
 };
 
 }  // namespace tessera::lb_manager
