@@ -53,7 +53,7 @@ void Context::start(int& argc, char**& argv, MPI_Comm app_comm) {
   lb_manager_ = std::make_unique<lb_manager::LbManager>(*runtime_, *termination_, *phases_, lb_flags_);
   if (Tracer* tracer = runtime_->tracer())
     tracer->async_begin("phase", fmt::format("phase {}", phases_->phase()), static_cast<std::uint64_t>(phases_->phase()));
-  if (lb_data_flags_.enabled || !lb_data_flags_.report.empty()) {
+  if (lb_data_flags_.recording()) {
     lb_data_ = std::make_unique<lb_manager::LbDataOutput>(lb_data_flags_, runtime_->rank(), &runtime_->node_map());
   }
   // The report is written at the very end: find out now, not after the run, that it cannot be.
@@ -84,6 +84,10 @@ Context::~Context() {
         fatal("--tessera_lb_report={}: {}", lb_data_flags_.report, e.what());
       }
     }
+  }
+  if (lb_data_flags_.advise) {
+    if (lb_data_flags_.report.empty()) runtime_->collectives().barrier();  // every rank's file is complete
+    if (runtime_->rank() == 0) print_advice();
   }
   lb_manager_.reset();
   termination_.reset();

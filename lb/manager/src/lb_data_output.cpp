@@ -40,6 +40,9 @@ void LbDataFlags::describe(FlagTable& table) {
   table.option("--tessera_lb_report", report,
                "At the end of the run, write the LB data's HTML report (lbsim report) to this file; records LB "
                "data as --tessera_lb_data does");
+  table.flag("--tessera_lb_advise", advise,
+             "At the end of the run, print the balancer advisor's top three --tessera_lb_* options with their "
+             "predicted gain over this run (lbsim advise); records LB data as --tessera_lb_data does");
 }
 
 void LbDataFlags::validate() const {

@@ -153,6 +153,7 @@ std::optional<BalanceReport> LbManager::phase_end(const collections::PhaseRecord
   if (!choice) return std::nullopt;
   last_report_ = balance(record, *choice);
   last_report_->reason = choice->reason;
+  balancing_s_ += last_report_->strategy_s + last_report_->migration_s;
   if (choice->automatic) auto_interval_.balanced(last_report_->strategy_s + last_report_->migration_s);
   publish(*last_report_);
   return last_report_;
@@ -208,6 +209,14 @@ BalanceReport LbManager::balance(const collections::PhaseRecord& record, const C
   local.migration_s = seconds_since(migration_start);
   TraceSlice slice(rt_.tracer(), "report");
   return reduce_report(rt_.collectives(), local);
+}
+
+bool LbManager::counts_fixed_loads() const {
+  if (!model_) return true;
+  lb::LbObject fixed;
+  fixed.load = 1.0;
+  fixed.migratable = false;
+  return model_(fixed, 0) != 0.0;
 }
 
 void LbManager::apply(const lb::Plan& plan) {

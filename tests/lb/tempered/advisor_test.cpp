@@ -1,4 +1,4 @@
-// The advisor (`lbsim advise`, tessera/lbsim/advisor.hpp) on a hand-made recording whose answers
+// The advisor (`lbsim advise`, tessera/lb/advisor.hpp) on a hand-made recording whose answers
 // are known by construction: two ranks, objects of 3 s and 3 s on rank 0 and 1 s and 1 s on rank 1
 // in each of phases 0..3. No LB costs 4 x 6 s; no placement beats 4 s a phase (the average), and
 // phase 0 runs before any balancing can act, so 6 + 3 x 4 = 18 s is the best any option can do.
@@ -7,22 +7,22 @@
 
 #include <algorithm>
 
-#include "tessera/lbsim/advisor.hpp"
+#include "tessera/lb/advisor.hpp"
 
-namespace tessera::lbsim {
+namespace tessera::lb {
 namespace {
 
-lb::LbData two_rank_data(double footprint_bytes = 0.0) {
+LbData two_rank_data(double footprint_bytes = 0.0) {
   const double loads[2][2] = {{3.0, 3.0}, {1.0, 1.0}};
-  lb::LbData data;
+  LbData data;
   for (int r = 0; r < 2; ++r) {
-    lb::RankData rank;
+    RankData rank;
     rank.rank = r;
     for (int p = 0; p < 4; ++p) {
-      lb::Phase phase{p, {}, {}};
+      Phase phase{p, {}, {}};
       for (int i = 0; i < 2; ++i) {
-        lb::Task task;
-        task.entity.id = lb::ObjectId::sequential(static_cast<std::uint64_t>(2 * r + i), 0);
+        Task task;
+        task.entity.id = ObjectId::sequential(static_cast<std::uint64_t>(2 * r + i), 0);
         task.entity.collection_id = 0;
         task.entity.migratable = true;
         task.node = r;
@@ -45,7 +45,7 @@ CostModel free_balancing() {
 }
 
 AdviseOption option(std::string strategy, std::string args, std::string interval, std::string model = "persistence") {
-  return AdviseOption{std::move(strategy), std::move(args), std::move(interval), lb::parse_load_model(model)};
+  return AdviseOption{std::move(strategy), std::move(args), std::move(interval), parse_load_model(model)};
 }
 
 const AdviceRow& row_of(const std::vector<AdviceRow>& rows, const std::string& flags) {
@@ -129,7 +129,7 @@ TEST(Advisor, GridFlagsPasteOntoACommandLine) {
 std::string grid_error(const std::string& strategy, const std::string& args) {
   try {
     advise_grid(strategy, args);
-  } catch (const InputError& e) {
+  } catch (const ArgumentError& e) {
     return e.what();
   }
   return "no error";
@@ -140,11 +140,11 @@ TEST(Advisor, BadInputIsNamed) {
   EXPECT_EQ(grid_error("TemperedLB", "fanout=2"), "--args fanout=2: TemperedLB's advise grid sweeps only its key iters");
   EXPECT_EQ(grid_error("RotateLB", ""),
             "--strategy RotateLB: not in the advise grid; expected one of: GreedyLB, HierLB, GrapevineLB, TemperedLB");
-  const lb::LbData data = two_rank_data();
-  auto phases_error = [&](lb::PhaseId a, lb::PhaseId b) {
+  const LbData data = two_rank_data();
+  auto phases_error = [&](PhaseId a, PhaseId b) {
     try {
       ReplayData(data, a, b);
-    } catch (const InputError& e) {
+    } catch (const ArgumentError& e) {
       return std::string(e.what());
     }
     return std::string("no error");
@@ -154,4 +154,4 @@ TEST(Advisor, BadInputIsNamed) {
 }
 
 }  // namespace
-}  // namespace tessera::lbsim
+}  // namespace tessera::lb

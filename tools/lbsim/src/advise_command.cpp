@@ -11,7 +11,7 @@
 
 #include "app.hpp"
 #include "tessera/lb/lb_data_io.hpp"
-#include "tessera/lbsim/advisor.hpp"
+#include "tessera/lb/advisor.hpp"
 #include "tessera/lbsim/synthetic.hpp"
 
 namespace tessera::lbsim::app {
@@ -34,7 +34,7 @@ std::pair<lb::PhaseId, lb::PhaseId> parse_phases(const std::string& text) {
   }
 }
 
-std::string cost_line(const CostModel& cost) {
+std::string cost_line(const lb::CostModel& cost) {
   return fmt::format("migration: {:g} GB/s ({}) and {:g} us per object; strategy time: {}; strategies see fixed "
                      "objects' loads: {}",
                      cost.bandwidth_Bps / 1e9, cost.bandwidth_source, cost.latency_s * 1e6,
@@ -43,7 +43,7 @@ std::string cost_line(const CostModel& cost) {
                      cost.fixed_loads_counted ? "yes" : "no (--fixed-loads ignored)");
 }
 
-void print_table(const std::vector<AdviceRow>& rows, std::size_t top) {
+void print_table(const std::vector<lb::AdviceRow>& rows, std::size_t top) {
   fmt::print("{:>4}  {:>12}  {:>6}  {:>10}  {:>9}  {}\n", "rank", "predicted s", "gain", "migrations", "LB s",
              "option and flags");
   for (std::size_t i = 0; i < rows.size(); ++i) {
@@ -56,7 +56,7 @@ void print_table(const std::vector<AdviceRow>& rows, std::size_t top) {
 }
 }  // namespace
 
-std::string advice_json(const std::vector<AdviceRow>& rows) {
+std::string advice_json(const std::vector<lb::AdviceRow>& rows) {
   nlohmann::json out = nlohmann::json::array();
   for (const auto& row : rows)
     out.push_back({{"flags", row.option.flags()},
@@ -98,21 +98,21 @@ int run_advise_command(int argc, char** argv) {
   try {
     if (bandwidth && !(*bandwidth > 0.0))
       throw InputError(fmt::format("--bandwidth {:g}: expected GB/s > 0", *bandwidth));
-    CostModel cost;
+    lb::CostModel cost;
     cost.bandwidth_Bps = bandwidth.value_or(kDefaultBandwidthGBps) * 1e9;
     cost.bandwidth_source = bandwidth ? "--bandwidth" : "lbsim's default; the LB data records no migrations of its own";
     cost.latency_s = latency_us * 1e-6;
     cost.strategy_s = strategy_cost;
     cost.fixed_loads_counted = fixed == "counted";
-    const auto grid = advise_grid(strategy, args);
+    const auto grid = lb::advise_grid(strategy, args);
     const auto start = std::chrono::steady_clock::now();
     const lb::LbData data = lb::read_lb_data(data_stem);
     const auto ids = data.phase_ids();
     auto [first, last] = phases.empty() ? std::pair<lb::PhaseId, lb::PhaseId>{ids.empty() ? 0 : ids.front(),
                                                                                ids.empty() ? 0 : ids.back()}
                                         : parse_phases(phases);
-    const ReplayData replay_data(data, first, last);
-    const auto rows = advise(replay_data, grid, cost);
+    const lb::ReplayData replay_data(data, first, last);
+    const auto rows = lb::advise(replay_data, grid, cost);
     const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     fmt::print("lbsim advise: {}, phases {}..{} ({}), {} ranks, {} objects; {} options in {:.2f} s\n", data_stem, first,
                last, replay_data.phases().size(), replay_data.ranks(), replay_data.objects(), rows.size(), took);

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "tessera/lb/model.hpp"
-#include "tessera/lbsim/advisor.hpp"
+#include "tessera/lb/advisor.hpp"
 #include "tessera/lbsim/simulation.hpp"
 
 namespace tessera::lbsim::app {
@@ -52,7 +52,7 @@ int run_report_command(int argc, char** argv);
 // exit code: 0, 1 for unreadable data or bad input (one message on stderr), 2 for bad usage.
 int run_advise_command(int argc, char** argv);
 // The ranked rows as a JSON array: [{"flags":..,"predicted_s":..,"gain":..,"migrations":..,"lb_s":..}].
-std::string advice_json(const std::vector<AdviceRow>& rows);
+std::string advice_json(const std::vector<lb::AdviceRow>& rows);
 // One line: {"initial_imbalance":..,"final_imbalance":..,"lower_bound_imbalance":..,
 // "migrations":..,"strategy_s":..,"iterations":[..],"phases":[..]}.
 std::string json_line(const Run& run);

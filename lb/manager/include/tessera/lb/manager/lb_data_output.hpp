@@ -9,6 +9,10 @@
 ///   --tessera_lb_data_compress          brotli-compress the files (readers decide by content)
 ///   --tessera_lb_report=FILE            at the end, rank 0 writes the HTML report of the files
 ///                                       (tessera/lb/report.hpp); implies --tessera_lb_data
+///   --tessera_lb_advise                 at the end, rank 0 replays the files under the advisor's
+///                                       grid (tessera/lb/advisor.hpp) and prints its top three
+///                                       options with their predicted gain over this run; implies
+///                                       --tessera_lb_data
 ///
 /// Each rank's metadata also carries `phase_wall_s`: for each phase in the file, in order, the
 /// wall seconds on this rank from the end of the previous phase_end() (its balancing included) to
@@ -37,6 +41,10 @@ struct LbDataFlags : FlagGroup {
   std::string file = "data.%p.json";
   bool compress = false;
   std::string report;  ///< HTML report file; empty: none
+  bool advise = false;  ///< print the advisor's top three options at the end
+
+  /// True when the run records LB data: --tessera_lb_data, or a flag that reads it at the end.
+  bool recording() const { return enabled || advise || !report.empty(); }
 
   void describe(FlagTable& table) override;
   /// Throws tessera::Error unless `file` has the form STEM.%p.json.

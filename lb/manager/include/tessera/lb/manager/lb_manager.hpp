@@ -66,6 +66,11 @@ class LbManager {
 
   /// The report of the last phase end: set when that phase balanced, empty when it did not.
   const std::optional<BalanceReport>& last_report() const { return last_report_; }
+  /// Whether strategies see non-migratable objects' loads: false when the counted-load function
+  /// (set_load_model) makes a fixed object of 1 s count as 0, as tessera-pic's does.
+  bool counts_fixed_loads() const;
+  /// Seconds spent balancing so far (strategy + migration, the slowest rank's, summed over balancings).
+  double balancing_s() const { return balancing_s_; }
   /// This rank's share of the last plan applied (migrations off this rank).
   const lb::Plan& last_plan() const { return last_plan_; }
   /// The input the strategy saw on this rank at the last balancing (after the load model).
@@ -100,6 +105,7 @@ class LbManager {
   lb::Plan last_plan_;
   lb::StrategyInput last_input_;
   std::optional<BalanceReport> last_report_;
+  double balancing_s_ = 0.0;
 };
 
 }  // namespace tessera::lb_manager

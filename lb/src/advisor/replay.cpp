@@ -12,25 +12,24 @@
 #include "tessera/lb/auto_interval.hpp"
 #include "tessera/lb/registry.hpp"
 #include "tessera/lb/virtual_backend.hpp"
-#include "tessera/lbsim/advisor.hpp"
-#include "tessera/lbsim/synthetic.hpp"
+#include "tessera/lb/advisor.hpp"
 
-namespace tessera::lbsim {
+namespace tessera::lb {
 
-ReplayData::ReplayData(const lb::LbData& data, lb::PhaseId first, lb::PhaseId last) {
+ReplayData::ReplayData(const LbData& data, PhaseId first, PhaseId last) {
   const auto ids = data.phase_ids();
-  if (ids.empty()) throw InputError("--phases: the LB data has no phases");
+  if (ids.empty()) throw ArgumentError("--phases: the LB data has no phases");
   const auto describe = [&] { return fmt::format("the data has phases {}..{}", ids.front(), ids.back()); };
-  if (first > last) throw InputError(fmt::format("--phases {}:{}: expected A <= B; {}", first, last, describe()));
+  if (first > last) throw ArgumentError(fmt::format("--phases {}:{}: expected A <= B; {}", first, last, describe()));
   const auto first_at = std::find(ids.begin(), ids.end(), first);
   const auto last_at = std::find(ids.begin(), ids.end(), last);
   if (first_at == ids.end() || last_at == ids.end() || last_at < first_at)
-    throw InputError(fmt::format("--phases {}:{}: the LB data lacks phase {}; {}", first, last,
+    throw ArgumentError(fmt::format("--phases {}:{}: the LB data lacks phase {}; {}", first, last,
                                  first_at == ids.end() ? first : last, describe()));
-  ranks_ = static_cast<lb::Rank>(data.ranks.size());
+  ranks_ = static_cast<Rank>(data.ranks.size());
   alpha_.assign(data.ranks.size(), 1.0);
   // The phases' wall seconds, when a live Tessera run recorded them (lb_data_output.hpp).
-  std::unordered_map<lb::PhaseId, double> wall;
+  std::unordered_map<PhaseId, double> wall;
   for (const auto& rank : data.ranks) {
     if (rank.metadata_extra.empty()) continue;
     const auto metadata = nlohmann::json::parse(rank.metadata_extra, nullptr, false);
@@ -39,12 +38,12 @@ ReplayData::ReplayData(const lb::LbData& data, lb::PhaseId first, lb::PhaseId la
     for (std::size_t i = 0; i < rank.phases.size() && i < seconds.size(); ++i)
       if (seconds[i].is_number()) wall[rank.phases[i].id] = std::max(wall[rank.phases[i].id], seconds[i].get<double>());
   }
-  std::unordered_map<lb::ObjectId, std::int32_t, lb::ObjectIdHash> index;
+  std::unordered_map<ObjectId, std::int32_t, ObjectIdHash> index;
   for (auto at = ids.begin(); at != last_at + 1; ++at) {
     std::vector<Load> loads;
     for (const auto& rank : data.ranks) {
       if (!rank.find_phase(*at)) continue;
-      const lb::StrategyInput input = lb::strategy_input(rank, *at);
+      const StrategyInput input = strategy_input(rank, *at);
       if (input.rank_alpha) alpha_[static_cast<std::size_t>(rank.rank)] = *input.rank_alpha;
       for (const auto& object : input.objects) {
         auto [it, fresh] = index.emplace(object.id, static_cast<std::int32_t>(ids_.size()));
@@ -68,6 +67,7 @@ ReplayData::ReplayData(const lb::LbData& data, lb::PhaseId first, lb::PhaseId la
       double most = 0.0;
       for (std::size_t r = 0; r < recorded.size(); ++r) most = std::max(most, alpha_[r] * recorded[r]);
       overhead = std::max(0.0, it->second - most);
+      recorded_wall_s_ += it->second;
       walled_ = true;
     }
     phases_.push_back(*at);
@@ -81,9 +81,9 @@ struct Replayer {
   const ReplayData& data;
   const AdviseOption& option;
   const CostModel& cost;
-  std::vector<lb::Rank> placement;
+  std::vector<Rank> placement;
   std::vector<std::deque<double>> history;
-  std::unordered_map<lb::ObjectId, std::int32_t, lb::ObjectIdHash> index;
+  std::unordered_map<ObjectId, std::int32_t, ObjectIdHash> index;
 
   Replayer(const ReplayData& d, const AdviseOption& o, const CostModel& c)
       : data(d), option(o), cost(c), placement(d.start_), history(d.ids_.size()) {
@@ -102,16 +102,16 @@ struct Replayer {
   double predicted(std::int32_t object) const {
     const auto& h = history[static_cast<std::size_t>(object)];
     const std::vector<double> loads(h.begin(), h.end());
-    return lb::predict_load(option.model, loads);
+    return predict_load(option.model, loads);
   }
 
   // The strategy inputs the live manager would build after the phase of `loads`.
-  std::vector<lb::StrategyInput> inputs(const std::vector<ReplayData::Load>& loads) const {
-    std::vector<lb::StrategyInput> out(static_cast<std::size_t>(data.ranks_));
-    for (lb::Rank r = 0; r < data.ranks_; ++r) out[static_cast<std::size_t>(r)].rank = r;
+  std::vector<StrategyInput> inputs(const std::vector<ReplayData::Load>& loads) const {
+    std::vector<StrategyInput> out(static_cast<std::size_t>(data.ranks_));
+    for (Rank r = 0; r < data.ranks_; ++r) out[static_cast<std::size_t>(r)].rank = r;
     for (const auto& l : loads) {
       const auto o = static_cast<std::size_t>(l.object);
-      lb::LbObject object;
+      LbObject object;
       object.id = data.ids_[o];
       object.load = predicted(l.object);
       object.migratable = data.migratable_[o] != 0;
@@ -122,7 +122,7 @@ struct Replayer {
   }
 
   // Applies the plan; returns the migration's cost (the slowest rank's, seconds).
-  double migrate(const lb::Plan& plan) {
+  double migrate(const Plan& plan) {
     const auto p = static_cast<std::size_t>(data.ranks_);
     std::vector<double> sent_bytes(p), received_bytes(p);
     std::vector<std::int64_t> sent(p), received(p);
@@ -147,10 +147,10 @@ struct Replayer {
 ReplayResult Replayer::run() {
   Replayer& state = *this;
   for (const auto& loads : data.warmup_) state.record(loads);
-  const lb::Registry registry = lb::Registry::builtin();
+  const Registry registry = Registry::builtin();
   const bool automatic = option.interval == "auto";
   const std::int64_t every = automatic ? 1 : std::stoll(option.interval);
-  lb::AutoInterval rule;
+  AutoInterval rule;
   ReplayResult result;
   const auto p = static_cast<std::size_t>(data.ranks_);
   for (std::size_t i = 0; i < data.phases_.size(); ++i) {
@@ -165,7 +165,7 @@ ReplayResult Replayer::run() {
     state.record(loads);
     if (option.strategy.empty()) continue;
     bool balance = false;
-    std::vector<lb::StrategyInput> inputs;
+    std::vector<StrategyInput> inputs;
     if (automatic) {
       inputs = state.inputs(loads);
       double max_load = 0.0, sum = 0.0;
@@ -180,9 +180,9 @@ ReplayResult Replayer::run() {
     }
     if (!balance) continue;
     const auto strategy = registry.create(option.strategy, option.args);
-    lb::comm::VirtualBackend backend(data.ranks_);
+    comm::VirtualBackend backend(data.ranks_);
     const auto start = std::chrono::steady_clock::now();
-    const lb::Plan plan = strategy->run(backend, inputs);
+    const Plan plan = strategy->run(backend, inputs);
     const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     const double strategy_s = cost.strategy_s.value_or(wall / static_cast<double>(p));
     const double migration_s = state.migrate(plan);
@@ -216,4 +216,4 @@ std::vector<AdviceRow> advise(const ReplayData& data, const std::vector<AdviseOp
   return rows;
 }
 
-}  // namespace tessera::lbsim
+}  // namespace tessera::lb

@@ -1,5 +1,6 @@
 #pragma once
-// The balancer advisor (`lbsim advise`, issue 28): which --tessera_lb_* flags, and how much faster.
+// The balancer advisor (issue 28): which --tessera_lb_* flags, and how much faster. `lbsim advise`
+// prints its ranking of recorded LB data; a live run with --tessera_lb_advise its top three.
 //
 // For each option of a small grid (no LB; GreedyLB, HierLB, GrapevineLB and TemperedLB with their
 // main keys swept; intervals 1, 5, 10, 20, 50 and auto; each load model) the recorded run is
@@ -13,7 +14,7 @@
 //     rank's recorded work (waiting, collectives, the runtime's own time), which no placement
 //     changes;
 //   - after p, the option's rule decides whether to balance, as the live manager does
-//     (p % N == 0, or lb::AutoInterval fed the predicted rank loads and told each balancing's cost);
+//     (p % N == 0, or AutoInterval fed the predicted rank loads and told each balancing's cost);
 //   - balancing runs the very strategy code on P virtual ranks, which sees each object's load
 //     predicted by the option's load model from the phases so far (lb/load_model.hpp); the plan
 //     moves objects for the phases that follow;
@@ -32,11 +33,11 @@
 #include <string>
 #include <vector>
 
+#include "tessera/lb/args.hpp"
 #include "tessera/lb/load_model.hpp"
 #include "tessera/lb/model.hpp"
-#include "tessera/lbsim/synthetic.hpp"  // InputError
 
-namespace tessera::lbsim {
+namespace tessera::lb {
 
 // One row of the grid: a strategy with its arguments (empty: no LB), an interval ("1" .. "50" or
 // "auto") and a load model.
@@ -44,7 +45,7 @@ struct AdviseOption {
   std::string strategy;
   std::string args;  // "key=value ..." exactly as --tessera_lb_args takes it
   std::string interval = "1";
-  lb::LoadModelSpec model;
+  LoadModelSpec model;
 
   // The flags that run this option, ready to paste onto a tessera command line, e.g.
   // `--tessera_lb_name=TemperedLB --tessera_lb_args="iters=4 deterministic=true"
@@ -65,11 +66,11 @@ inline const std::vector<std::string>& advise_intervals() {
   static const std::vector<std::string> intervals{"1", "5", "10", "20", "50", "auto"};
   return intervals;
 }
-std::vector<lb::LoadModelSpec> advise_models();
+std::vector<LoadModelSpec> advise_models();
 
 // The grid: no LB first, then every strategy, key value, interval and model. `strategy` non-empty
 // keeps only that strategy's rows (and no LB); `args` ("key=value ...") keeps only the rows with
-// those values. Throws InputError naming the flag for a strategy outside the grid, a key the
+// those values. Throws ArgumentError naming the flag for a strategy outside the grid, a key the
 // strategy's grid does not sweep, or a value outside the key's grid (listing the grid's values).
 std::vector<AdviseOption> advise_grid(const std::string& strategy = {}, const std::string& args = {});
 
@@ -85,15 +86,17 @@ struct CostModel {
 class ReplayData {
  public:
   // Phases [first, last] of `data` (phase ids, inclusive; phases before `first` only warm the load
-  // history up). Throws InputError naming --phases when the data lacks one of them, when
+  // history up). Throws ArgumentError naming --phases when the data lacks one of them, when
   // first > last, or when the data has no phases.
-  ReplayData(const lb::LbData& data, lb::PhaseId first, lb::PhaseId last);
+  ReplayData(const LbData& data, PhaseId first, PhaseId last);
 
-  lb::Rank ranks() const { return ranks_; }
-  const std::vector<lb::PhaseId>& phases() const { return phases_; }
+  Rank ranks() const { return ranks_; }
+  const std::vector<PhaseId>& phases() const { return phases_; }
   std::int64_t objects() const { return static_cast<std::int64_t>(ids_.size()); }
   // True when the data carried phase wall times (each phase's fixed part is then counted).
   bool walled() const { return walled_; }
+  // The replayed phases' recorded wall seconds (each phase's slowest rank), summed; 0 without them.
+  double recorded_wall_s() const { return recorded_wall_s_; }
 
  private:
   friend struct Replayer;
@@ -101,16 +104,17 @@ class ReplayData {
     std::int32_t object = 0;  // dense index
     double load = 0.0;        // seconds
   };
-  lb::Rank ranks_ = 0;
-  std::vector<lb::PhaseId> phases_;              // replayed
+  Rank ranks_ = 0;
+  std::vector<PhaseId> phases_;              // replayed
   std::vector<std::vector<Load>> warmup_;        // loads of the phases before the first
   std::vector<std::vector<Load>> loads_;         // per replayed phase
   std::vector<double> overhead_;                 // per replayed phase: its fixed part, seconds
   bool walled_ = false;
-  std::vector<lb::ObjectId> ids_;
+  double recorded_wall_s_ = 0.0;
+  std::vector<ObjectId> ids_;
   std::vector<char> migratable_;
   std::vector<double> bytes_;
-  std::vector<lb::Rank> start_;  // rank at its first record
+  std::vector<Rank> start_;  // rank at its first record
   std::vector<double> alpha_;    // per rank
 };
 
@@ -136,4 +140,4 @@ struct AdviceRow {
 // Every option replayed and ranked best first (see the top of this file).
 std::vector<AdviceRow> advise(const ReplayData& data, const std::vector<AdviseOption>& grid, const CostModel& cost);
 
-}  // namespace tessera::lbsim
+}  // namespace tessera::lb

@@ -6,10 +6,9 @@
 #include <fmt/format.h>
 
 #include "tessera/lb/registry.hpp"
-#include "tessera/lbsim/advisor.hpp"
-#include "tessera/lbsim/synthetic.hpp"
+#include "tessera/lb/advisor.hpp"
 
-namespace tessera::lbsim {
+namespace tessera::lb {
 
 namespace {
 // Keys every row of a strategy carries besides the swept one: TemperedLB and GrapevineLB run
@@ -28,7 +27,7 @@ std::map<std::string, std::string> pairs_of(const std::string& text, const std::
     if (pair.empty()) continue;
     const auto eq = pair.find('=');
     if (eq == std::string::npos || eq == 0)
-      throw InputError(fmt::format("{} '{}': malformed pair '{}': expected key=value", flag, text, pair));
+      throw ArgumentError(fmt::format("{} '{}': malformed pair '{}': expected key=value", flag, text, pair));
     out[pair.substr(0, eq)] = pair.substr(eq + 1);
   }
   return out;
@@ -44,8 +43,8 @@ std::vector<GridKey> advise_grid_keys() {
   };
 }
 
-std::vector<lb::LoadModelSpec> advise_models() {
-  return {lb::LoadModelSpec{}, lb::parse_load_model("median:5"), lb::parse_load_model("linear:5")};
+std::vector<LoadModelSpec> advise_models() {
+  return {LoadModelSpec{}, parse_load_model("median:5"), parse_load_model("linear:5")};
 }
 
 std::string AdviseOption::flags() const {
@@ -53,13 +52,13 @@ std::string AdviseOption::flags() const {
   std::string out = "--tessera_lb_name=" + strategy;
   if (!args.empty())
     out += args.find(' ') == std::string::npos ? " --tessera_lb_args=" + args : " --tessera_lb_args=\"" + args + "\"";
-  return out + " --tessera_lb_interval=" + interval + " --tessera_lb_model=" + lb::to_string(model);
+  return out + " --tessera_lb_interval=" + interval + " --tessera_lb_model=" + to_string(model);
 }
 
 std::string AdviseOption::label() const {
   if (strategy.empty()) return "no LB";
   return fmt::format("{}{}{}, {}, {}", strategy, args.empty() ? "" : " ", args,
-                     interval == "auto" ? std::string("auto") : "every " + interval, lb::to_string(model));
+                     interval == "auto" ? std::string("auto") : "every " + interval, to_string(model));
 }
 
 std::vector<AdviseOption> advise_grid(const std::string& strategy, const std::string& args) {
@@ -67,25 +66,25 @@ std::vector<AdviseOption> advise_grid(const std::string& strategy, const std::st
   if (!strategy.empty() && std::none_of(keys.begin(), keys.end(), [&](const GridKey& k) { return k.strategy == strategy; })) {
     std::vector<std::string> names;
     for (const auto& k : keys) names.push_back(k.strategy);
-    throw InputError(fmt::format("--strategy {}: not in the advise grid; expected one of: {}", strategy,
+    throw ArgumentError(fmt::format("--strategy {}: not in the advise grid; expected one of: {}", strategy,
                                  fmt::join(names, ", ")));
   }
-  if (strategy.empty() && !args.empty()) throw InputError("--args needs --strategy NAME");
+  if (strategy.empty() && !args.empty()) throw ArgumentError("--args needs --strategy NAME");
   const auto wanted = pairs_of(args, "--args");
   for (const auto& [key, value] : wanted) {
     const auto grid = std::find_if(keys.begin(), keys.end(),
                                    [&](const GridKey& k) { return k.strategy == strategy && k.key == key; });
     if (grid == keys.end())
-      throw InputError(fmt::format("--args {}={}: {}'s advise grid sweeps only its key {}", key, value, strategy,
+      throw ArgumentError(fmt::format("--args {}={}: {}'s advise grid sweeps only its key {}", key, value, strategy,
                                    std::find_if(keys.begin(), keys.end(), [&](const GridKey& k) {
                                      return k.strategy == strategy;
                                    })->key));
     if (std::find(grid->values.begin(), grid->values.end(), value) == grid->values.end())
-      throw InputError(fmt::format("--args {}={}: outside {}'s advise grid; expected {} in: {}", key, value, strategy,
+      throw ArgumentError(fmt::format("--args {}={}: outside {}'s advise grid; expected {} in: {}", key, value, strategy,
                                    key, fmt::join(grid->values, ", ")));
   }
   std::vector<AdviseOption> out{AdviseOption{}};
-  const lb::Registry registry = lb::Registry::builtin();
+  const Registry registry = Registry::builtin();
   for (const auto& key : keys) {
     if (!strategy.empty() && key.strategy != strategy) continue;
     for (const auto& value : key.values) {
@@ -100,4 +99,4 @@ std::vector<AdviseOption> advise_grid(const std::string& strategy, const std::st
   return out;
 }
 
-}  // namespace tessera::lbsim
+}  // namespace tessera::lb
