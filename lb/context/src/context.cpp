@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <fstream>
 
+#include <tessera/lb/advisor.hpp>
 #include <tessera/lb/lb_data_io.hpp>
 #include <tessera/lb/report.hpp>
 
@@ -79,7 +80,11 @@ Context::~Context() {
       try {
         lb::ReportOptions options;
         options.title = "Tessera LB report: " + lb_data_flags_.stem().string();
-        lb::write_report(lb::read_lb_data(lb_data_flags_.stem()), options, lb_data_flags_.report);
+        const lb::LbData data = lb::read_lb_data(lb_data_flags_.stem());
+        lb::CostModel cost;
+        cost.fixed_loads_counted = lb_manager_->counts_fixed_loads();
+        lb::add_advice(data, 10, cost, options);
+        lb::write_report(data, options, lb_data_flags_.report);
       } catch (const std::exception& e) {
         fatal("--tessera_lb_report={}: {}", lb_data_flags_.report, e.what());
       }

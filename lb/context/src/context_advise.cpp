@@ -21,7 +21,6 @@ void Context::print_advice() const {
     }
     const lb::ReplayData replay(data, ids.front(), ids.back());
     lb::CostModel cost;
-    cost.bandwidth_source = "lbsim's default; the LB data records no migrations of its own";
     cost.fixed_loads_counted = lb_manager_->counts_fixed_loads();
     const auto rows = lb::advise(replay, lb::advise_grid(), cost);
     // This run: its phases' recorded wall time and what balancing cost it.

@@ -100,7 +100,7 @@ int run_advise_command(int argc, char** argv) {
       throw InputError(fmt::format("--bandwidth {:g}: expected GB/s > 0", *bandwidth));
     lb::CostModel cost;
     cost.bandwidth_Bps = bandwidth.value_or(kDefaultBandwidthGBps) * 1e9;
-    cost.bandwidth_source = bandwidth ? "--bandwidth" : "lbsim's default; the LB data records no migrations of its own";
+    if (bandwidth) cost.bandwidth_source = "--bandwidth";
     cost.latency_s = latency_us * 1e-6;
     cost.strategy_s = strategy_cost;
     cost.fixed_loads_counted = fixed == "counted";

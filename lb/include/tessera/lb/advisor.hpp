@@ -36,6 +36,7 @@
 #include "tessera/lb/args.hpp"
 #include "tessera/lb/load_model.hpp"
 #include "tessera/lb/model.hpp"
+#include "tessera/lb/report.hpp"
 
 namespace tessera::lb {
 
@@ -76,7 +77,8 @@ std::vector<AdviseOption> advise_grid(const std::string& strategy = {}, const st
 
 struct CostModel {
   double bandwidth_Bps = 1e9;        // bytes per second of migration
-  std::string bandwidth_source = "default";  // what the report says the bandwidth came from
+  // What the report says the bandwidth came from.
+  std::string bandwidth_source = "lbsim's default; the LB data records no migrations of its own";
   double latency_s = 1e-4;           // seconds per migrated object (each end)
   std::optional<double> strategy_s;  // fixed seconds per strategy run; nullopt: measured
   bool fixed_loads_counted = true;   // strategies see non-migratable objects' loads (else 0)
@@ -139,5 +141,10 @@ struct AdviceRow {
 
 // Every option replayed and ranked best first (see the top of this file).
 std::vector<AdviceRow> advise(const ReplayData& data, const std::vector<AdviseOption>& grid, const CostModel& cost);
+
+// The Advice section of the HTML report: every option over all of `data`'s phases, the best
+// `rows` of them and no LB appended to options.advice, with a note on the costs in advice_note.
+// Nothing for data without phases. Throws as ReplayData does.
+void add_advice(const LbData& data, std::size_t rows, const CostModel& cost, ReportOptions& options);
 
 }  // namespace tessera::lb

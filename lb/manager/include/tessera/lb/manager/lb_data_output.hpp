@@ -8,7 +8,8 @@
 ///   --tessera_lb_data_file=STEM.%p.json file name per rank, %p is the rank (default data.%p.json)
 ///   --tessera_lb_data_compress          brotli-compress the files (readers decide by content)
 ///   --tessera_lb_report=FILE            at the end, rank 0 writes the HTML report of the files
-///                                       (tessera/lb/report.hpp); implies --tessera_lb_data
+///                                       (tessera/lb/report.hpp) with the advisor's Advice section
+///                                       (tessera/lb/advisor.hpp); implies --tessera_lb_data
 ///   --tessera_lb_advise                 at the end, rank 0 replays the files under the advisor's
 ///                                       grid (tessera/lb/advisor.hpp) and prints its top three
 ///                                       options with their predicted gain over this run; implies
