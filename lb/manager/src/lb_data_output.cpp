@@ -66,6 +66,8 @@ lb::Phase to_lb_phase(const collections::PhaseRecord& record) {
     task.entity = element_entity(element.key, element.home, element.index);
     task.node = record.rank;
     task.time = element.load;
+    if (element.footprint_bytes)
+      task.user_defined = nlohmann::json{{"task_footprint_bytes", *element.footprint_bytes}}.dump();
     for (std::size_t s = 0; s < element.subphase_loads.size(); ++s)
       task.subphases.push_back(lb::Subphase{static_cast<std::int64_t>(s), element.subphase_loads[s]});
     entities.emplace(element.key, task.entity);

@@ -21,6 +21,10 @@
 /// beyond its objects' loads (waiting, collectives, the runtime's own work) is what `lbsim advise`
 /// takes from it; vt and LBAF readers ignore the key.
 ///
+/// An element whose type has `double footprint_bytes() const` (collections/phase.hpp) carries it
+/// as its task's user_defined `task_footprint_bytes` (vt's and LBAF's name): what the work model's
+/// memory terms and the advisor's migration cost read.
+///
 /// Entities: an element is {seq_id: linear id, collection_id, index, home, migratable: true};
 /// the rank's own time (handlers outside elements) is one non-migratable entity per rank,
 /// {id: rank, objgroup_id: 0, migratable: false}, as vt lists its object groups.
