@@ -94,7 +94,7 @@ try:
     best, none = advice["rows"][0], next(r for r in advice["rows"] if r["flags"] == "")
     print(f"advisor (lbsim advise on the AMT no-LB run's LB data, {end - start:.1f} s): top choice "
           f"{best['flags'] or 'no LB'}, predicted {best['predicted_s']:.3f} s against {none['predicted_s']:.3f} s "
-          f"without LB (gain {best['gain']:.2f}); loads on thread CPU time, phases' fixed part on wall time")
+          f"without LB (gain {best['gain']:.2f}); times on thread CPU time, as the table's")
 except (OSError, ValueError, IndexError, KeyError, StopIteration):
     print("advisor: n/a (no LB data from the AMT run, or lbsim not built; see advise.log)")
 PY

@@ -55,7 +55,8 @@ void Context::start(int& argc, char**& argv, MPI_Comm app_comm) {
   if (Tracer* tracer = runtime_->tracer())
     tracer->async_begin("phase", fmt::format("phase {}", phases_->phase()), static_cast<std::uint64_t>(phases_->phase()));
   if (lb_data_flags_.recording()) {
-    lb_data_ = std::make_unique<lb_manager::LbDataOutput>(lb_data_flags_, runtime_->rank(), &runtime_->node_map());
+    lb_data_ = std::make_unique<lb_manager::LbDataOutput>(lb_data_flags_, runtime_->rank(), &runtime_->node_map(),
+                                                         [phases = phases_] { return phases->now(); });
   }
   // The report is written at the very end: find out now, not after the run, that it cannot be.
   if (!lb_data_flags_.report.empty() && runtime_->rank() == 0 && !std::ofstream(lb_data_flags_.report, std::ios::app))

@@ -23,7 +23,7 @@ void Context::print_advice() const {
     lb::CostModel cost;
     cost.fixed_loads_counted = lb_manager_->counts_fixed_loads();
     const auto rows = lb::advise(replay, lb::advise_grid(), cost);
-    // This run: its phases' recorded wall time and what balancing cost it.
+    // This run: its phases' recorded time and what balancing cost it.
     const double run_s = replay.recorded_wall_s() + lb_manager_->balancing_s();
     fmt::print("tessera lb advise: this run's {} phases took {:.3f} s ({:.3f} s balancing); the advisor's top three "
                "(lbsim advise --data {}{}):\n",

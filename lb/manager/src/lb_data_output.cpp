@@ -107,12 +107,12 @@ lb::SharedNode shared_node(const NodeMap& nodes, int rank) {
 
 void LbDataOutput::add(const collections::PhaseRecord& record) {
   data_.phases.push_back(to_lb_phase(record));
-  phase_wall_s_.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - mark_).count());
+  phase_time_s_.push_back(now_() - mark_);
 }
 
 lb::RankData LbDataOutput::data() const {
   lb::RankData out = data_;
-  out.metadata_extra = nlohmann::json{{"phase_wall_s", phase_wall_s_}}.dump();
+  out.metadata_extra = nlohmann::json{{"phase_time_s", phase_time_s_}}.dump();
   return out;
 }
 

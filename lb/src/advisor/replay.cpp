@@ -28,13 +28,13 @@ ReplayData::ReplayData(const LbData& data, PhaseId first, PhaseId last) {
                                  first_at == ids.end() ? first : last, describe()));
   ranks_ = static_cast<Rank>(data.ranks.size());
   alpha_.assign(data.ranks.size(), 1.0);
-  // The phases' wall seconds, when a live Tessera run recorded them (lb_data_output.hpp).
+  // The phases' times, when a live Tessera run recorded them (lb_data_output.hpp).
   std::unordered_map<PhaseId, double> wall;
   for (const auto& rank : data.ranks) {
     if (rank.metadata_extra.empty()) continue;
     const auto metadata = nlohmann::json::parse(rank.metadata_extra, nullptr, false);
-    if (!metadata.is_object() || !metadata.contains("phase_wall_s") || !metadata["phase_wall_s"].is_array()) continue;
-    const auto& seconds = metadata["phase_wall_s"];
+    if (!metadata.is_object() || !metadata.contains("phase_time_s") || !metadata["phase_time_s"].is_array()) continue;
+    const auto& seconds = metadata["phase_time_s"];
     for (std::size_t i = 0; i < rank.phases.size() && i < seconds.size(); ++i)
       if (seconds[i].is_number()) wall[rank.phases[i].id] = std::max(wall[rank.phases[i].id], seconds[i].get<double>());
   }
@@ -60,7 +60,7 @@ ReplayData::ReplayData(const LbData& data, PhaseId first, PhaseId last) {
       warmup_.push_back(std::move(loads));
       continue;
     }
-    // The phase's fixed part: its wall time beyond the most loaded rank's recorded work.
+    // The phase's fixed part: its time beyond the most loaded rank's recorded work.
     double overhead = 0.0;
     if (const auto it = wall.find(*at); it != wall.end()) {
       const auto recorded = data.rank_loads(*at);

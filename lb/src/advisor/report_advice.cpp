@@ -24,7 +24,7 @@ void add_advice(const LbData& data, std::size_t rows_wanted, const CostModel& co
       cost.strategy_s ? fmt::format("{:g} s per run", *cost.strategy_s)
                       : fmt::format("measured on virtual ranks / {}", replay.ranks()),
       cost.fixed_loads_counted ? "see" : "do not see",
-      replay.walled() ? "each phase's fixed part from its recorded wall time" : "no phase wall times recorded");
+      replay.walled() ? "each phase's fixed part from its recorded time (phase_time_s)" : "no phase times recorded");
 }
 
 }  // namespace tessera::lb

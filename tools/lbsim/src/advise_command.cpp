@@ -118,8 +118,8 @@ int run_advise_command(int argc, char** argv) {
                last, replay_data.phases().size(), replay_data.ranks(), replay_data.objects(), rows.size(), took);
     fmt::print("{}\n", cost_line(cost));
     fmt::print("phase fixed part: {}\n", replay_data.walled()
-                                              ? "the recorded phase wall time beyond the most loaded rank's work (phase_wall_s)"
-                                              : "none (the data records no phase wall times)");
+                                              ? "the recorded phase time beyond the most loaded rank's work (phase_time_s)"
+                                              : "none (the data records no phase times)");
     fmt::print("gain = predicted time of no LB / predicted time; LB s = strategy + migration\n");
     print_table(rows, top);
     if (report == "json") {

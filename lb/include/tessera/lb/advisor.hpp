@@ -9,8 +9,8 @@
 //     wherever it now is, fixed (non-migratable) objects stay on their recorded rank, and the phase
 //     costs its most loaded rank's work (rank work = rank_alpha x load when the data's metadata
 //     carries rank_alpha, else load: the work model the data carries), plus, when a live Tessera
-//     run recorded each phase's wall seconds (metadata `phase_wall_s`, lb/manager's
-//     lb_data_output.hpp), the phase's fixed part: its recorded wall time beyond its most loaded
+//     run recorded each phase's time on its load clock (metadata `phase_time_s`, lb/manager's
+//     lb_data_output.hpp), the phase's fixed part: its recorded time beyond its most loaded
 //     rank's recorded work (waiting, collectives, the runtime's own time), which no placement
 //     changes;
 //   - after p, the option's rule decides whether to balance, as the live manager does
@@ -95,9 +95,9 @@ class ReplayData {
   Rank ranks() const { return ranks_; }
   const std::vector<PhaseId>& phases() const { return phases_; }
   std::int64_t objects() const { return static_cast<std::int64_t>(ids_.size()); }
-  // True when the data carried phase wall times (each phase's fixed part is then counted).
+  // True when the data carried phase times (each phase's fixed part is then counted).
   bool walled() const { return walled_; }
-  // The replayed phases' recorded wall seconds (each phase's slowest rank), summed; 0 without them.
+  // The replayed phases' recorded seconds (each phase's slowest rank), summed; 0 without them.
   double recorded_wall_s() const { return recorded_wall_s_; }
 
  private:

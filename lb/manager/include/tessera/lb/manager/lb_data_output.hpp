@@ -15,9 +15,10 @@
 ///                                       options with their predicted gain over this run; implies
 ///                                       --tessera_lb_data
 ///
-/// Each rank's metadata also carries `phase_wall_s`: for each phase in the file, in order, the
-/// wall seconds on this rank from the end of the previous phase_end() (its balancing included) to
-/// the record of this one; the first phase counts from the output's construction. The phase's time
+/// Each rank's metadata also carries `phase_time_s`: for each phase in the file, in order, the
+/// seconds on this rank, on the load clock (wall, or thread CPU time with
+/// --tessera_lb_load_clock=cpu), from the end of the previous phase_end() (its balancing included)
+/// to the record of this one; the first phase counts from the output's construction. The phase's time
 /// beyond its objects' loads (waiting, collectives, the runtime's own work) is what `lbsim advise`
 /// takes from it; vt and LBAF readers ignore the key.
 ///
@@ -33,7 +34,7 @@
 #include <tessera/runtime/flags.hpp>
 #include <tessera/runtime/node_map.hpp>
 
-#include <chrono>
+#include <functional>
 #include <filesystem>
 #include <vector>
 #include <string>
@@ -71,15 +72,18 @@ class LbDataOutput {
  public:
   /// `nodes`: the job's node map (Runtime::node_map()), written as metadata.shared_node; nullptr
   /// writes none (readers then take every rank for a node of its own).
-  LbDataOutput(const LbDataFlags& flags, int rank, const NodeMap* nodes = nullptr) : flags_(flags) {
+  /// `now`: the load clock in seconds (collections::PhaseManager::now), what phase_time_s is
+  /// measured on.
+  LbDataOutput(const LbDataFlags& flags, int rank, const NodeMap* nodes, std::function<double()> now)
+      : flags_(flags), now_(std::move(now)), mark_(now_()) {
     data_.rank = rank;
     if (nodes != nullptr) data_.shared_node = shared_node(*nodes, rank);
   }
-  /// Keeps the record, and the wall seconds since construction or the last phase_done().
+  /// Keeps the record, and the seconds since construction or the last phase_done().
   void add(const collections::PhaseRecord& record);
-  /// Marks the end of a phase's close (after balancing): the next phase's wall time starts here.
-  void phase_done() { mark_ = std::chrono::steady_clock::now(); }
-  /// The rank's data as write() writes it (phase_wall_s in its metadata).
+  /// Marks the end of a phase's close (after balancing): the next phase's time starts here.
+  void phase_done() { mark_ = now_(); }
+  /// The rank's data as write() writes it (phase_time_s in its metadata).
   lb::RankData data() const;
   /// Writes DIR/STEM.<rank>.json. Throws lb::DataError if it cannot.
   void write() const;
@@ -87,8 +91,9 @@ class LbDataOutput {
  private:
   const LbDataFlags& flags_;
   lb::RankData data_;
-  std::vector<double> phase_wall_s_;
-  std::chrono::steady_clock::time_point mark_ = std::chrono::steady_clock::now();
+  std::function<double()> now_;  // the load clock, seconds
+  std::vector<double> phase_time_s_;
+  double mark_ = 0.0;
 };
 
 }  // namespace tessera::lb_manager
