@@ -3,7 +3,8 @@
 //   1. record a tessera-pic run in AMT mode without LB, with --tessera_lb_data;
 //   2. run `lbsim advise` on it (--fixed-loads ignored: tessera-pic's live load model shows
 //      strategies only the colors' loads) and keep its top 5 rows and no LB (the top 6 when no LB
-//      is among the top 5);
+//      is among the top 5), skipping a row predicted exactly as a better one (same time and
+//      migrations: the same run under keys that make no difference here);
 //   3. run each of those 6 flag sets --trials times (default 3; rounds interleaved, so slow moments
 //      of the machine spread over all of them) and take the median of tessera-pic's time to
 //      solution (first step to the verified end, slowest rank).
@@ -130,11 +131,23 @@ struct Bench {
     const double advise_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     const auto& rows = advice.at("rows");
     // The top rows and no LB: top + 1 flag sets, the next row standing in when no LB is a top row.
+    // A row the advisor predicts exactly as a better one (same time and migrations: keys that make
+    // no difference here, e.g. fanout on 2 ranks) names the same run and is skipped.
     std::vector<nlohmann::json> chosen;
-    for (std::size_t i = 0; i < rows.size() && i < top; ++i) chosen.push_back(rows[i]);
-    const bool none_chosen = std::any_of(chosen.begin(), chosen.end(), [](const auto& r) { return r.at("flags") == ""; });
-    for (std::size_t i = top; i < rows.size() && chosen.size() == top; ++i)
-      if (none_chosen || rows[i].at("flags") == "") chosen.push_back(rows[i]);
+    auto same_run = [&](const nlohmann::json& row) {
+      return std::any_of(chosen.begin(), chosen.end(), [&](const nlohmann::json& c) {
+        return c.at("predicted_s") == row.at("predicted_s") && c.at("migrations") == row.at("migrations");
+      });
+    };
+    bool none_chosen = false;
+    for (const auto& row : rows) {
+      const bool none = row.at("flags") == "";
+      if (chosen.size() == top + 1) break;
+      if (chosen.size() == top && !none && !none_chosen) continue;  // the last place is no LB's
+      if (!none && same_run(row)) continue;
+      chosen.push_back(row);
+      none_chosen = none_chosen || none;
+    }
     std::vector<std::vector<double>> measured(chosen.size());
     for (int t = 0; t < trials; ++t)
       for (std::size_t i = 0; i < chosen.size(); ++i)
