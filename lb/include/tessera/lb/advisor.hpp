@@ -26,7 +26,8 @@
 // Predicted time to solution = sum of phase costs + balancing costs. Strategies see no
 // communication edges (every grid row balances load).
 //
-// Ranking: predicted time ascending, then fewer migrations, then grid order (deterministic).
+// Ranking: predicted time ascending, then fewer migrations, then grid order: deterministic with a
+// fixed CostModel::strategy_s (measured strategy times vary a little from run to run).
 
 #include <cstdint>
 #include <optional>
