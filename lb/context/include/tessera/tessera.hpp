@@ -167,6 +167,7 @@ class Context {
   void start(int& argc, char**& argv, MPI_Comm app_comm, const ContextOptions* preset = nullptr);
   void check_checkpoint_dir() const;
   void remove_old_checkpoints(const std::filesystem::path& newest) const;
+  void print_advice() const;  // --tessera_lb_advise, rank 0, once the LB data files are complete
 
   collections::CollectionFlags collection_flags_;
   lb_manager::LbDataFlags lb_data_flags_;
