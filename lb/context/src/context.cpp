@@ -87,6 +87,7 @@ Context::~Context() {
     tracer->async_end("phase", fmt::format("phase {}", phase), static_cast<std::uint64_t>(phase));
   }
   if (lb_data_) {
+    lb_data_->set_migrations(lb_manager_->migrated_bytes(), lb_manager_->migration_seconds());
     try {
       lb_data_->write();
     } catch (const std::exception& e) {

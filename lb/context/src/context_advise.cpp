@@ -22,6 +22,7 @@ void Context::print_advice() const {
     const lb::ReplayData replay(data, ids.front(), ids.back());
     lb::CostModel cost;
     cost.fixed_loads_counted = lb_manager_->counts_fixed_loads();
+    lb::use_recorded_bandwidth(replay, cost);
     const auto rows = lb::advise(replay, lb::advise_grid(), cost);
     // This run: its phases' recorded time and what balancing cost it.
     const double run_s = replay.recorded_wall_s() + lb_manager_->balancing_s();

@@ -112,7 +112,12 @@ void LbDataOutput::add(const collections::PhaseRecord& record) {
 
 lb::RankData LbDataOutput::data() const {
   lb::RankData out = data_;
-  out.metadata_extra = nlohmann::json{{"phase_time_s", phase_time_s_}}.dump();
+  nlohmann::json metadata{{"phase_time_s", phase_time_s_}};
+  if (migration_bytes_ > 0.0 && migration_s_ > 0.0) {
+    metadata["migration_bytes"] = migration_bytes_;
+    metadata["migration_s"] = migration_s_;
+  }
+  out.metadata_extra = metadata.dump();
   return out;
 }
 

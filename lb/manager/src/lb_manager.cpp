@@ -197,6 +197,7 @@ BalanceReport LbManager::balance(const collections::PhaseRecord& record, const C
       fatal("{} planned to move {} from rank {}, which is not a migratable object of rank {}", choice.strategy,
             lb::to_string(m.object), m.from, input.rank);
     leaving += it->second->load;
+    migrated_bytes_ += it->second->memory.footprint_bytes;
   }
   local.after.add(input.load() - leaving + arrive(backend_, last_plan_, input, history_));
   local.migrations = static_cast<std::int64_t>(last_plan_.migrations.size());
@@ -207,6 +208,7 @@ BalanceReport LbManager::balance(const collections::PhaseRecord& record, const C
     apply(last_plan_);
   }
   local.migration_s = seconds_since(migration_start);
+  migration_seconds_ += local.migration_s;
   TraceSlice slice(rt_.tracer(), "report");
   return reduce_report(rt_.collectives(), local);
 }

@@ -30,15 +30,22 @@ ReplayData::ReplayData(const LbData& data, PhaseId first, PhaseId last) {
   alpha_.assign(data.ranks.size(), 1.0);
   // The phases' times, when a live Tessera run recorded them (lb_data_output.hpp).
   std::unordered_map<PhaseId, double> wall;
+  double migrated_bytes = 0.0, migration_s = 0.0;
   for (const auto& rank : data.ranks) {
     if (rank.metadata_extra.empty()) continue;
     const auto metadata = nlohmann::json::parse(rank.metadata_extra, nullptr, false);
+    if (metadata.is_object() && metadata.contains("migration_bytes") && metadata.contains("migration_s") &&
+        metadata["migration_bytes"].is_number() && metadata["migration_s"].is_number()) {
+      migrated_bytes += metadata["migration_bytes"].get<double>();
+      migration_s += metadata["migration_s"].get<double>();
+    }
     if (!metadata.is_object() || !metadata.contains("phase_time_s") || !metadata["phase_time_s"].is_array()) continue;
     const auto& seconds = metadata["phase_time_s"];
     for (std::size_t i = 0; i < rank.phases.size() && i < seconds.size(); ++i)
       if (seconds[i].is_number()) wall[rank.phases[i].id] = std::max(wall[rank.phases[i].id], seconds[i].get<double>());
   }
   std::unordered_map<ObjectId, std::int32_t, ObjectIdHash> index;
+  if (migrated_bytes > 0.0 && migration_s > 0.0) recorded_bandwidth_Bps_ = migrated_bytes / migration_s;
   for (auto at = ids.begin(); at != last_at + 1; ++at) {
     std::vector<Load> loads;
     for (const auto& rank : data.ranks) {
@@ -194,6 +201,13 @@ ReplayResult Replayer::run() {
   }
   result.predicted_s = result.phases_s + result.lb_s();
   return result;
+}
+
+void use_recorded_bandwidth(const ReplayData& data, CostModel& cost) {
+  if (const auto rate = data.recorded_bandwidth_Bps()) {
+    cost.bandwidth_Bps = *rate;
+    cost.bandwidth_source = "what the recorded run measured of its own migrations";
+  }
 }
 
 ReplayResult replay(const ReplayData& data, const AdviseOption& option, const CostModel& cost) {

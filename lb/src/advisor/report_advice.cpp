@@ -6,10 +6,11 @@
 
 namespace tessera::lb {
 
-void add_advice(const LbData& data, std::size_t rows_wanted, const CostModel& cost, ReportOptions& options) {
+void add_advice(const LbData& data, std::size_t rows_wanted, CostModel cost, ReportOptions& options) {
   const auto ids = data.phase_ids();
   if (ids.empty()) return;  // summarize reports the empty data
   const ReplayData replay(data, ids.front(), ids.back());
+  use_recorded_bandwidth(replay, cost);
   const auto rows = advise(replay, advise_grid(), cost);
   for (std::size_t i = 0; i < rows.size(); ++i) {
     const auto& row = rows[i];

@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include <fmt/format.h>
+
 #include <filesystem>
 
 #include "../../support/rank_failure_printer.hpp"
@@ -20,6 +22,8 @@ struct Chatty : Element<Chatty, 2> {
     for (std::int64_t i = 0; i < times; ++i) proxy()[next].send<&Chatty::hear>(std::int64_t{i});
   }
   void hear(std::int64_t v) { got += v; }
+  // What the LB data records as task_footprint_bytes (collections/phase.hpp's optional member).
+  double footprint_bytes() const { return 100.0 + static_cast<double>(index()[1]); }
   template <class Archive>
   void serialize(Archive& ar) {
     ar(got);
@@ -86,6 +90,15 @@ void record_and_check(bool compress) {
     for (const auto& edge : phase.communications) messages += edge.messages;
     EXPECT_EQ(messages, 6 * static_cast<std::int64_t>(i + 1));
     EXPECT_EQ(phase.tasks[0].subphases.size(), i == 1 ? 2u : 0u);
+    for (const auto& task : phase.tasks) {
+      if (task.entity.migratable == false) {
+        EXPECT_EQ(task.user_defined, "");  // the rank's own time reports no size
+        continue;
+      }
+      ASSERT_EQ(task.entity.index.size(), 2u);
+      EXPECT_EQ(task.user_defined,
+                fmt::format("{{\"task_footprint_bytes\":{:.1f}}}", 100.0 + static_cast<double>(task.entity.index[1])));
+    }
   }
   // metadata.shared_node: the runtime's node map (one node on one host; tests/multihost runs this on 2 hosts).
   ASSERT_TRUE(back.shared_node.has_value());

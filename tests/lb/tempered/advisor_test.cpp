@@ -97,6 +97,22 @@ TEST(Advisor, MigrationCostsBytesOverBandwidthPlusLatencyOnTheBusiestRank) {
   EXPECT_EQ(refine.predicted_s, 19.0 + 5.0);
 }
 
+TEST(Advisor, DefaultBandwidthIsWhatTheRecordedRunMeasuredOfItsOwnMigrations) {
+  LbData data = two_rank_data();
+  CostModel cost;
+  use_recorded_bandwidth(ReplayData(data, 0, 3), cost);
+  EXPECT_EQ(cost.bandwidth_Bps, 1e9);  // none recorded: the constant stays
+  EXPECT_EQ(cost.bandwidth_source, "lbsim's default; the LB data records no migrations of its own");
+  data.ranks[0].metadata_extra = R"({"migration_bytes":3e9,"migration_s":2.0})";
+  data.ranks[1].metadata_extra = R"({"migration_bytes":1e9,"migration_s":2.0})";
+  const ReplayData recorded(data, 0, 3);
+  EXPECT_EQ(recorded.recorded_bandwidth_Bps(), 1e9);  // 4e9 bytes in 4 s of the ranks' own time
+  data.ranks[1].metadata_extra = R"({"migration_bytes":5e9,"migration_s":2.0})";
+  use_recorded_bandwidth(ReplayData(data, 0, 3), cost);
+  EXPECT_EQ(cost.bandwidth_Bps, 2e9);
+  EXPECT_EQ(cost.bandwidth_source, "what the recorded run measured of its own migrations");
+}
+
 TEST(Advisor, RanksTheBestOptionFirstAndGainIsOverNoLb) {
   const ReplayData data(two_rank_data(), 0, 3);
   const auto rows = advise(data, advise_grid(), free_balancing());

@@ -112,6 +112,7 @@ int run_advise_command(int argc, char** argv) {
                                                                                ids.empty() ? 0 : ids.back()}
                                         : parse_phases(phases);
     const lb::ReplayData replay_data(data, first, last);
+    if (!bandwidth) lb::use_recorded_bandwidth(replay_data, cost);
     const auto rows = lb::advise(replay_data, grid, cost);
     const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     fmt::print("lbsim advise: {}, phases {}..{} ({}), {} ranks, {} objects; {} options in {:.2f} s\n", data_stem, first,

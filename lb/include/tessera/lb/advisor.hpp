@@ -100,6 +100,9 @@ class ReplayData {
   bool walled() const { return walled_; }
   // The replayed phases' recorded seconds (each phase's slowest rank), summed; 0 without them.
   double recorded_wall_s() const { return recorded_wall_s_; }
+  // Bytes per second of the recording run's own migrations (metadata migration_bytes and
+  // migration_s summed over ranks, lb/manager's lb_data_output.hpp); nullopt when it has none.
+  std::optional<double> recorded_bandwidth_Bps() const { return recorded_bandwidth_Bps_; }
 
  private:
   friend struct Replayer;
@@ -114,6 +117,7 @@ class ReplayData {
   std::vector<double> overhead_;                 // per replayed phase: its fixed part, seconds
   bool walled_ = false;
   double recorded_wall_s_ = 0.0;
+  std::optional<double> recorded_bandwidth_Bps_;
   std::vector<ObjectId> ids_;
   std::vector<char> migratable_;
   std::vector<double> bytes_;
@@ -140,12 +144,17 @@ struct AdviceRow {
   double gain = 1.0;  // predicted time of no LB / predicted time of this row
 };
 
+// The bandwidth of `cost` becomes the data's recorded one (recorded_bandwidth_Bps), and its
+// source says so, when the data has one; `cost` is left as it is otherwise.
+void use_recorded_bandwidth(const ReplayData& data, CostModel& cost);
+
 // Every option replayed and ranked best first (see the top of this file).
 std::vector<AdviceRow> advise(const ReplayData& data, const std::vector<AdviseOption>& grid, const CostModel& cost);
 
 // The Advice section of the HTML report: every option over all of `data`'s phases, the best
-// `rows` of them and no LB appended to options.advice, with a note on the costs in advice_note.
-// Nothing for data without phases. Throws as ReplayData does.
-void add_advice(const LbData& data, std::size_t rows, const CostModel& cost, ReportOptions& options);
+// `rows` of them and no LB appended to options.advice, with a note on the costs in advice_note;
+// the data's recorded bandwidth replaces cost's when it has one. Nothing for data without phases.
+// Throws as ReplayData does.
+void add_advice(const LbData& data, std::size_t rows, CostModel cost, ReportOptions& options);
 
 }  // namespace tessera::lb

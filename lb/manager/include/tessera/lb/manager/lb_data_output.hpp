@@ -20,7 +20,9 @@
 /// --tessera_lb_load_clock=cpu), from the end of the previous phase_end() (its balancing included)
 /// to the record of this one; the first phase counts from the output's construction. The phase's time
 /// beyond its objects' loads (waiting, collectives, the runtime's own work) is what `lbsim advise`
-/// takes from it; vt and LBAF readers ignore the key.
+/// takes from it; vt and LBAF readers ignore the key. After a run that migrated objects of known
+/// size, the metadata also has `migration_bytes` (bytes this rank sent away) and `migration_s` (its
+/// own seconds migrating): the rate `lbsim advise` takes for its default bandwidth.
 ///
 /// An element whose type has `double footprint_bytes() const` (collections/phase.hpp) carries it
 /// as its task's user_defined `task_footprint_bytes` (vt's and LBAF's name): what the work model's
@@ -83,6 +85,11 @@ class LbDataOutput {
   void add(const collections::PhaseRecord& record);
   /// Marks the end of a phase's close (after balancing): the next phase's time starts here.
   void phase_done() { mark_ = now_(); }
+  /// This rank's migrations over the run (LbManager::migrated_bytes, migration_seconds).
+  void set_migrations(double bytes, double seconds) {
+    migration_bytes_ = bytes;
+    migration_s_ = seconds;
+  }
   /// The rank's data as write() writes it (phase_time_s in its metadata).
   lb::RankData data() const;
   /// Writes `DIR/STEM.<rank>.json`. Throws lb::DataError if it cannot.
@@ -94,6 +101,8 @@ class LbDataOutput {
   std::function<double()> now_;  // the load clock, seconds
   std::vector<double> phase_time_s_;
   double mark_ = 0.0;
+  double migration_bytes_ = 0.0;
+  double migration_s_ = 0.0;
 };
 
 }  // namespace tessera::lb_manager

@@ -71,6 +71,10 @@ class LbManager {
   bool counts_fixed_loads() const;
   /// Seconds spent balancing so far (strategy + migration, the slowest rank's, summed over balancings).
   double balancing_s() const { return balancing_s_; }
+  /// Bytes of the objects this rank has sent away (their footprint_bytes), and this rank's own
+  /// seconds migrating, summed over balancings: its measured migration rate, as LB data records it.
+  double migrated_bytes() const { return migrated_bytes_; }
+  double migration_seconds() const { return migration_seconds_; }
   /// This rank's share of the last plan applied (migrations off this rank).
   const lb::Plan& last_plan() const { return last_plan_; }
   /// The input the strategy saw on this rank at the last balancing (after the load model).
@@ -106,6 +110,8 @@ class LbManager {
   lb::StrategyInput last_input_;
   std::optional<BalanceReport> last_report_;
   double balancing_s_ = 0.0;
+  double migrated_bytes_ = 0.0;
+  double migration_seconds_ = 0.0;
 };
 
 }  // namespace tessera::lb_manager
