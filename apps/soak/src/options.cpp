@@ -6,6 +6,7 @@
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
+#include <charconv>
 #include <stdexcept>
 
 namespace tessera::soak {
@@ -24,6 +25,15 @@ void in_range(const char* flag, std::int64_t value, std::int64_t lo, std::int64_
   require(value >= lo && value <= hi, fmt::format("{} {}: expected {} to {}", flag, value, lo, hi));
 }
 
+// Parsed by hand: CLI11 clamps an integer that overflows instead of refusing it.
+std::uint64_t parse_seed(const std::string& text) {
+  std::uint64_t value = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  require(ec == std::errc{} && end == text.data() + text.size() && !text.empty() && value <= (std::uint64_t{1} << 63) - 1,
+          fmt::format("--seed {}: expected an integer from 0 to 2^63-1", text));
+  return value;
+}
+
 void validate(Options& o, const CLI::App& app) {
   if (app.count("--seconds"))
     require(o.seconds > 0 && o.seconds <= 1e7, fmt::format("--seconds {}: expected more than 0 (and at most 10^7)", o.seconds));
@@ -37,6 +47,8 @@ void validate(Options& o, const CLI::App& app) {
   in_range("--migrate_one_in", o.migrate_one_in, 0, 1'000'000'000);
   in_range("--tasks", o.tasks, 0, 24);
   in_range("--checkpoint_every", o.checkpoint_every, 0, 1'000'000'000);
+  require(o.inject == Inject::none || o.spmd_messages > 0,
+          "--inject: expected --spmd_messages of at least 1 (the injected message is the SPMD side's first)");
   const bool has_dir = apps::has_flag(o.tessera_args, "--tessera_checkpoint_dir");
   require(o.checkpoint_every == 0 || has_dir,
           fmt::format("--checkpoint_every {}: expected --tessera_checkpoint_dir=DIR to say where the checkpoints go",
@@ -58,7 +70,7 @@ ParseResult parse_options(int argc, const char* const* argv) {
   Options o;
   std::string report = "text";
   std::string inject = "none";
-  std::int64_t seed = static_cast<std::int64_t>(o.seed);
+  std::string seed = std::to_string(o.seed);
   CLI::App app{"tessera-soak: a seeded random workload that checks every message arrived exactly once", "tessera-soak"};
   app.add_option("--seconds", o.seconds, "stop after the first phase ending this many seconds after the start");
   app.add_option("--phases", o.phases, "stop after this many phases at the latest (20 when neither is given)");
@@ -84,8 +96,7 @@ ParseResult parse_options(int argc, const char* const* argv) {
   ParseResult result;
   try {
     app.parse(static_cast<int>(split.own.size()), split.own.data());
-    require(seed >= 0, fmt::format("--seed {}: expected 0 to 2^63-1", seed));
-    o.seed = static_cast<std::uint64_t>(seed);
+    o.seed = parse_seed(seed);
     o.json = report == "json";
     o.inject = inject == "drop" ? Inject::drop : inject == "duplicate" ? Inject::duplicate
              : inject == "corrupt" ? Inject::corrupt : Inject::none;
