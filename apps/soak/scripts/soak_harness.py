@@ -2,7 +2,7 @@
 """soak_harness.py: runs tessera-soak until its planned phases are done, restarting it after every kill.
 
   soak_harness.py --soak build/bin/tessera-soak --work DIR [--np 3] [--max_kills K] [--compare]
-                  [--timeout S] [--seed N] -- SOAK_FLAGS...
+                  [--timeout S] [--seed N] [--total_seconds T] -- SOAK_FLAGS...
 
 SOAK_FLAGS are tessera-soak's (--phases, --seed, --kill_every S, --checkpoint_every K, transport
 flags...); the harness adds --tessera_checkpoint_dir=DIR/ck and --report=json. A run that ends
@@ -10,13 +10,15 @@ with tessera-soak's own kill line counts as a kill; a run whose output holds the
 report ("made no progress") counts as a hang; either way the next run starts on a rank count in
 1-4 other than the last one, from the newest complete checkpoint (or afresh when there is none
 yet). Any other failure ends the harness with exit 1. After --max_kills kills, --kill_every is
-dropped so the run can finish.
+dropped so the run can finish. With --total_seconds T the soak is timed instead of planned: each
+run gets --seconds (what is left of T, at least 1), and --kill_every is dropped once less than two
+kill intervals are left.
 
 The last line printed is tessera-soak's JSON with "kills", "restarts" and "hangs" counted here.
 With --compare the harness first runs the same workload uninterrupted (no kill, no checkpoint)
 on --np ranks and exits 1 unless the final totals and element fingerprint are equal.
 MPIRUN in the environment holds mpirun and its flags (default: mpirun --oversubscribe)."""
-import argparse, json, os, pathlib, random, shlex, shutil, subprocess, sys
+import argparse, json, os, pathlib, random, shlex, shutil, subprocess, sys, time
 
 COMPARED = ["messages", "delivered", "duplicated", "lost", "corrupted", "bytes", "phases", "broadcasts", "tasks",
             "fingerprint"]
@@ -53,6 +55,7 @@ def main():
     ap.add_argument("--timeout", type=float, default=3600, help="seconds one run may take")
     ap.add_argument("--seed", type=int, default=1, help="seed of the rank counts chosen")
     ap.add_argument("--compare", action="store_true")
+    ap.add_argument("--total_seconds", type=float, default=0)
     ap.add_argument("flags", nargs=argparse.REMAINDER)
     a = ap.parse_args()
     flags = a.flags[1:] if a.flags[:1] == ["--"] else a.flags
@@ -76,11 +79,20 @@ def main():
             sys.exit("soak_harness: the uninterrupted run failed")
         print(f"soak_harness: uninterrupted on {a.np} ranks: " + json.dumps({k: reference[k] for k in COMPARED}))
 
+    kill_every = next((float(f.split("=", 1)[1]) if "=" in f else float(flags[i + 1]))
+                      for i, f in enumerate(flags) if f.startswith("--kill_every")) if any(
+                          f.startswith("--kill_every") for f in flags) else 0
+    started = time.time()
     kills = hangs = restarts = 0
     ranks = a.np
     history = []
     while True:
         run_flags = flags if kills < a.max_kills else without_kill(flags)
+        if a.total_seconds > 0:
+            left = a.total_seconds - (time.time() - started)
+            if left < 2 * kill_every:
+                run_flags = without_kill(run_flags)
+            run_flags = run_flags + ["--seconds", f"{max(left, 1.0):.1f}"]
         complete = sorted(d for d in ck.glob("phase.*") if (d / "manifest.json").exists())
         cmd = mpirun + ["-np", str(ranks), a.soak] + run_flags + [f"--tessera_checkpoint_dir={ck}", "--report=json"]
         if complete:
