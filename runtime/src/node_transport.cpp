@@ -16,6 +16,7 @@
 #include <tessera/runtime/error.hpp>
 #include <tessera/runtime/transport.hpp>
 
+#include "faulty_transport.hpp"
 #include "shm_ring.hpp"
 
 #include <mpi.h>
@@ -254,7 +255,9 @@ std::size_t auto_ring_bytes(int locals) {
 
 }  // namespace
 
-std::unique_ptr<Transport> make_transport(void* mpi_comm, MpiTransportOptions options) {
+namespace {
+
+std::unique_ptr<Transport> make_node_transport(void* mpi_comm, const MpiTransportOptions& options) {
   MPI_Comm comm = *static_cast<MPI_Comm*>(mpi_comm);
   if (options.network != "mpi" && options.network != "ofi")
     throw Error(fmt::format("transport '{}' is unknown: use mpi or ofi", options.network));
@@ -273,6 +276,16 @@ std::unique_ptr<Transport> make_transport(void* mpi_comm, MpiTransportOptions op
   }
   const std::size_t ring = options.ring_bytes != 0 ? options.ring_bytes : auto_ring_bytes(locals);
   return std::make_unique<NodeTransport>(comm, node, ring, std::move(network));
+}
+
+}  // namespace
+
+std::unique_ptr<Transport> make_transport(void* mpi_comm, MpiTransportOptions options) {
+  // Read first: every rank refuses a malformed (or, in a build without it, any) fault setting alike.
+  const std::optional<detail::TransportFaults> faults = detail::faults_from_environment();
+  std::unique_ptr<Transport> transport = make_node_transport(mpi_comm, options);
+  if (!faults) return transport;
+  return detail::make_faulty_transport(std::move(transport), *faults);
 }
 
 }  // namespace tessera
