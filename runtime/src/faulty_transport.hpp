@@ -10,7 +10,9 @@
 //   refuse_for_ms=R    ... for R milliseconds; the refused messages leave, in order, once it ends
 //   seed=N             seed of the delays (default 1)
 // A message to a rank leaves only after every earlier message to that rank, so a pair's order is
-// kept whatever the delays. Only builds configured with -DTESSERA_FAULT_INJECTION=ON accept the
+// kept whatever the delays. Held messages leave only from this rank's own transport calls (poll,
+// probe, await, progress): unlike a real network, nothing delivers them while the rank blocks in
+// MPI outside Tessera, so a program that does that right after a send can stall here. Only builds configured with -DTESSERA_FAULT_INJECTION=ON accept the
 // variable; the others refuse to start with one message when it is set (faults_from_environment).
 #include <tessera/runtime/transport.hpp>
 

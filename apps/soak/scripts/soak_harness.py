@@ -97,12 +97,16 @@ def main():
         cmd = mpirun + ["-np", str(ranks), a.soak] + run_flags + [f"--tessera_checkpoint_dir={ck}", "--report=json"]
         if complete:
             cmd += ["--restart", str(ck)]
+        began = time.time()
         try:
             run = subprocess.run(cmd, capture_output=True, text=True, timeout=a.timeout)
-        except subprocess.TimeoutExpired:
+        except subprocess.TimeoutExpired as e:
+            print(((e.stdout or b"")[-4000:]).decode(errors="replace"), ((e.stderr or b"")[-4000:]).decode(errors="replace"))
             sys.exit(f"soak_harness: a run on {ranks} ranks took more than {a.timeout} s")
         out = run.stdout + run.stderr
         history.append((ranks, complete[-1].name if complete else "start", run.returncode))
+        print(f"soak_harness: run on {ranks} ranks from {history[-1][1]}: exit {run.returncode} after "
+              f"{time.time() - began:.1f} s", flush=True)
         if run.returncode == 0:
             break
         if "kills itself now" in out:

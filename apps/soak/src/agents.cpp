@@ -45,7 +45,7 @@ std::uint64_t Agent<Derived, N>::self(const Peers& peers) const {
 }
 
 template <class Derived, std::size_t N>
-void Agent<Derived, N>::deliver(Header h, std::vector<std::uint8_t> payload, Peers peers) {
+void Agent<Derived, N>::receive(const Header& h, const std::vector<std::uint8_t>& payload, const Peers& peers) {
   if (peers.inject == static_cast<std::int32_t>(Inject::drop) && peers.injected(h)) return;
   const std::uint64_t me = self(peers);
   if (!ledger_.received(h, payload, me)) return;  // a duplicate must not be passed on again
@@ -75,7 +75,7 @@ void Agent<Derived, N>::deliver(Header h, std::vector<std::uint8_t> payload, Pee
 }
 
 template <class Derived, std::size_t N>
-void Agent<Derived, N>::tick(std::uint64_t phase, Peers peers) {
+void Agent<Derived, N>::start_phase(std::uint64_t phase, const Peers& peers) {
   if (!ledger_.ticked(phase)) return;
   const std::uint64_t me = self(peers);
   for (std::int64_t k = 0; k < peers.fanout; ++k) {
@@ -93,5 +93,10 @@ void Agent<Derived, N>::tick(std::uint64_t phase, Peers peers) {
 
 template class Agent<Cell, 1>;
 template class Agent<Patch, 2>;
+
+void Cell::deliver(Header h, std::vector<std::uint8_t> payload, Peers peers) { receive(h, payload, peers); }
+void Cell::tick(std::uint64_t phase, Peers peers) { start_phase(phase, peers); }
+void Patch::deliver(Header h, std::vector<std::uint8_t> payload, Peers peers) { receive(h, payload, peers); }
+void Patch::tick(std::uint64_t phase, Peers peers) { start_phase(phase, peers); }
 
 }  // namespace tessera::soak

@@ -18,10 +18,11 @@ struct Peers;
 template <class Derived, std::size_t N>
 class Agent : public collections::Element<Derived, N> {
  public:
-  /// Handler: one message of the ledger. Passes it on while its ttl lasts; may move away after.
-  void deliver(Header h, std::vector<std::uint8_t> payload, Peers peers);
-  /// Handler of the phase's broadcast: sends this element's `fanout` messages of the phase.
-  void tick(std::uint64_t phase, Peers peers);
+  /// One message of the ledger (the `deliver` handler). Passes it on while its ttl lasts; may
+  /// move away after.
+  void receive(const Header& h, const std::vector<std::uint8_t>& payload, const Peers& peers);
+  /// The phase's broadcast (the `tick` handler): sends this element's `fanout` messages.
+  void start_phase(std::uint64_t phase, const Peers& peers);
 
   Ledger& ledger() { return ledger_; }
   std::uint64_t arrivals() const { return arrivals_; }
@@ -40,14 +41,20 @@ class Agent : public collections::Element<Derived, N> {
   bool leaving_ = false;        // a migration is posted: ask for no second one
 };
 
+// The handlers are the derived types' own members (a pointer to a base member applied to the
+// derived type trips GCC's strict-aliasing warning inside the collection's dispatch).
 class Cell : public Agent<Cell, 1> {
  public:
   static constexpr std::string_view checkpoint_tag = "soak.Cell";
+  void deliver(Header h, std::vector<std::uint8_t> payload, Peers peers);
+  void tick(std::uint64_t phase, Peers peers);
 };
 
 class Patch : public Agent<Patch, 2> {
  public:
   static constexpr std::string_view checkpoint_tag = "soak.Patch";
+  void deliver(Header h, std::vector<std::uint8_t> payload, Peers peers);
+  void tick(std::uint64_t phase, Peers peers);
 };
 
 /// What every message carries besides its header: the collections (as ids) and the knobs its

@@ -86,8 +86,8 @@ ParseResult parse_options(int argc, const char* const* argv) {
       ->capture_default_str();
   app.add_option("--restart", o.restart, "continue from the newest complete checkpoint in DIR");
   app.add_option("--kill_every", o.kill_every, "a random rank kills itself within 0.5 S to 1.5 S (seconds)");
-  app.add_option("--inject", inject, "tests only: drop, duplicate or corrupt one message")
-      ->check(CLI::IsMember({"none", "drop", "duplicate", "corrupt"}));
+  app.add_option("--inject", inject, "tests only: drop, duplicate or corrupt one message, or hang a phase")
+      ->check(CLI::IsMember({"none", "drop", "duplicate", "corrupt", "hang"}));
   app.add_option("--report", report, "text, or json: one JSON object on the last line")
       ->check(CLI::IsMember({"text", "json"}));
 
@@ -99,7 +99,7 @@ ParseResult parse_options(int argc, const char* const* argv) {
     o.seed = parse_seed(seed);
     o.json = report == "json";
     o.inject = inject == "drop" ? Inject::drop : inject == "duplicate" ? Inject::duplicate
-             : inject == "corrupt" ? Inject::corrupt : Inject::none;
+             : inject == "corrupt" ? Inject::corrupt : inject == "hang" ? Inject::hang : Inject::none;
     validate(o, app);
     require(app.count("--restart") == 0 || !o.restart.empty(), "--restart: expected the checkpoint directory");
     if (!o.restart.empty()) o.tessera_args.push_back("--tessera_restart=" + o.restart);

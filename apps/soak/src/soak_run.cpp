@@ -132,6 +132,13 @@ Result run_soak(const Options& options, Context& ctx) {
     });
     if (rt.rank() == 0) cells.broadcast<&Cell::tick>(p, peers);
     const TreeOutcome tasks = tree.run(p);
+    if (options.inject == Inject::hang && phase == static_cast<std::int64_t>(peers.inject_phase) && rt.rank() == 0) {
+      // A collective epoch only this rank opens never ends: the hang diagnostics must name it.
+      // Here, where the other ranks wait in phase_end() for this one, not in the task collection.
+      const EpochId stuck = term.open_collective();
+      term.finish(stuck);
+      term.wait(stuck);
+    }
     if (!options.lb_from_flags) ctx.lb().request(std::string(kStrategies[p % kStrategies.size()]));
     ctx.phase_end();  // collective: every message of the phase delivered, then the balancer
     if (ctx.lb().last_report()) state.totals.balancings += 1;

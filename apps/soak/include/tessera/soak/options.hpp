@@ -15,7 +15,8 @@
 ///   --kill_every S       a random rank kills itself at a random moment within 0.5 S to 1.5 S
 ///                        (needs --checkpoint_every and --tessera_checkpoint_dir)
 ///   --inject KIND        tests only: drop, duplicate or corrupt the first message of the run's
-///                        first phase, which the ledger must then report
+///                        first phase, which the ledger must then report; or hang: rank 0 waits
+///                        in that phase for a collective epoch no other rank opens
 ///   --report text|json
 ///
 /// `--tessera_` flags go to tessera::Context unparsed. Errors name the flag, its value and what
@@ -27,7 +28,7 @@
 
 namespace tessera::soak {
 
-enum class Inject { none, drop, duplicate, corrupt };
+enum class Inject { none, drop, duplicate, corrupt, hang };
 
 struct Options {
   double seconds = 0;  ///< 0: no time limit
