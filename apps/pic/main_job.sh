@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The main job of issues 7 and 13: tessera-pic on 4 ranks as SPMD, AMT without LB, and AMT with
 # GreedyLB, HierLB, GrapevineLB and TemperedLB, each at --tessera_lb_interval=auto; one comparison
-# table led by time to solution, and a PNG of I per step and cumulative time per step per run.
+# table led by time to solution, the balancer advisor's top choice (lbsim advise on the LB data of
+# the run without LB), and a PNG of I per step and cumulative time per step per run.
 #
 #   apps/pic/main_job.sh BUILD_DIR [OUT_DIR]     (OUT_DIR default: BUILD_DIR/pic_main_job)
 #
@@ -32,7 +33,9 @@ for run in "${runs[@]}"; do
   args=(--steps "$steps" --report=json --step_log "$out/$run.csv")
   case $run in
     spmd) ;;
-    amt) args+=(--mode=amt --tessera_lb_load_clock=cpu) ;;
+    # The run without LB also records its LB data, for the advisor's top choice beside the table.
+    amt) rm -rf "$out/amt_lb_data"
+         args+=(--mode=amt --tessera_lb_load_clock=cpu --tessera_lb_data --tessera_lb_data_dir="$out/amt_lb_data") ;;
     *) args+=(--mode=amt --tessera_lb_load_clock=cpu --tessera_lb_name="$run" --tessera_lb_interval=auto) ;;
   esac
   # The TemperedLB run also leaves its LB data, their HTML report (open it in any browser) and a
@@ -50,6 +53,14 @@ for run in "${runs[@]}"; do
   echo "$start $(date +%s.%N)" > "$out/$run.wall"
   tail -n 1 "$out/$run.log" > "$out/$run.json"
 done
+
+# The balancer advisor on the run without LB (issue 28): its ranking, and its own time.
+lbsim=$build/bin/lbsim
+if [[ -x $lbsim && -f $out/amt_lb_data/data.0.json ]]; then
+  advise_start=$(date +%s.%N)
+  "$lbsim" advise --data "$out/amt_lb_data/data" --fixed-loads ignored --report=json > "$out/advise.log" 2>&1 || failed=1
+  echo "$advise_start $(date +%s.%N)" > "$out/advise.wall"
+fi
 
 python3 - "$out" "${runs[@]}" <<'PY'
 import json, sys
@@ -77,6 +88,15 @@ for run in runs:
     print(f"{name:<20} {r['total_cpu_s']:>12.3f} {tts:>8.2f} {r['update_max_cpu_s']:>11.3f} {upd:>8.2f} "
           f"{r['mean_imbalance']:>7.3f} {r['balanced_phases']:>9} {r['lb_s']:>7.3f} {walls[run]:>15.2f} "
           f"{'yes' if r['validated'] else 'no':>10}")
+try:
+    advice = json.loads(open(f"{out}/advise.log").read().strip().splitlines()[-1])
+    start, end = map(float, open(f"{out}/advise.wall").read().split())
+    best, none = advice["rows"][0], next(r for r in advice["rows"] if r["flags"] == "")
+    print(f"advisor (lbsim advise on the AMT no-LB run's LB data, {end - start:.1f} s): top choice "
+          f"{best['flags'] or 'no LB'}, predicted {best['predicted_s']:.3f} s against {none['predicted_s']:.3f} s "
+          f"without LB (gain {best['gain']:.2f}); times on thread CPU time, as the table's")
+except (OSError, ValueError, IndexError, KeyError, StopIteration):
+    print("advisor: n/a (no LB data from the AMT run, or lbsim not built; see advise.log)")
 PY
 
 {

@@ -176,6 +176,7 @@ PhaseRecord PhaseManager::close() {
     CollectionBase* collection = find(key.collection);
     entry.index = collection->index_of(key.element);
     entry.home = collection->home_of(key.element);
+    if (entry.local) entry.footprint_bytes = collection->footprint_of(key.element);
     record.elements.push_back(std::move(entry));
   }
   for (auto& [pair, traffic] : edges_)

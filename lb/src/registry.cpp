@@ -72,10 +72,7 @@ std::string Registry::help() const {
   std::string out;
   for (const auto& info : strategies_) {
     out += fmt::format("{}\n  {}\n", info.name, info.summary);
-    if (info.keys.empty()) out += "  (no keys)\n";
-    for (const auto& key : info.keys) {
-      out += fmt::format("  {}={}  ({})\n      {}\n", key.name, key.default_value, key.allowed(), key.meaning);
-    }
+    out += info.keys.empty() ? std::string("  (no keys)\n") : describe_keys(info.keys);
   }
   return out;
 }

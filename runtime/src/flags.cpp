@@ -1,11 +1,13 @@
 #include <tessera/runtime/error.hpp>
 #include <tessera/runtime/flags.hpp>
+#include <tessera/runtime/transport_registry.hpp>
 
 #include <fmt/format.h>
 
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
 #include <stdexcept>
 #include <type_traits>
@@ -58,10 +60,106 @@ void add_option(CLI::App& app, const Flag& flag) {
   if (!flag.value_text.empty()) option->option_text(flag.value_text);
 }
 
+// "mpi (...), or ofi (...)" from the registry, so the help cannot miss a transport.
+std::string registry_summary() {
+  std::string out;
+  const auto& registry = TransportRegistry::builtin();
+  const auto names = registry.names();
+  for (std::size_t i = 0; i < names.size(); ++i)
+    out += fmt::format("{}{} ({})", i == 0 ? "" : (i + 1 == names.size() ? ", or " : ", "), names[i],
+                       registry.find(names[i])->summary);
+  return out;
+}
+
+// "mpi: eager_bytes; ofi: provider, eager_bytes, peer_timeout".
+std::string registry_keys() {
+  std::string out;
+  for (const auto& name : TransportRegistry::builtin().names()) {
+    std::string keys;
+    for (const auto& key : TransportRegistry::builtin().find(name)->keys) keys += (keys.empty() ? "" : ", ") + key.name;
+    out += fmt::format("{}{}: {}", out.empty() ? "" : "; ", name, keys.empty() ? "(none)" : keys);
+  }
+  return out;
+}
+
+// The value a flag holds before parsing, as a user would write it (a word such as `auto` when the
+// default is the value that word stands for).
+std::string default_text(const Flag& flag) {
+  std::string text = std::visit(
+      [](auto* target) -> std::string {
+        using T = std::remove_pointer_t<decltype(target)>;
+        if constexpr (std::is_same_v<T, bool>) {
+          return *target ? "true" : "false";
+        } else if constexpr (std::is_same_v<T, std::string>) {
+          return *target;
+        } else if constexpr (std::is_same_v<T, std::optional<std::string>>) {
+          return target->value_or("");
+        } else {
+          return fmt::format("{}", *target);
+        }
+      },
+      flag.target);
+  for (const auto& [word, value] : flag.words) {
+    if (value == text) return word;
+    // Words stand for numbers written by std::to_string ("-1.000000"); compare them as numbers.
+    char* end = nullptr;
+    const double number = std::strtod(value.c_str(), &end);
+    if (end != value.c_str() && *end == '\0' && fmt::format("{}", number) == text) return word;
+  }
+  return text;
+}
+
+std::string value_text(const Flag& flag) {
+  if (!flag.takes_value) return "";
+  if (!flag.value_text.empty()) return flag.value_text;
+  if (!flag.choices.empty()) {
+    std::string joined;
+    for (const auto& choice : flag.choices) joined += (joined.empty() ? "" : "|") + choice;
+    return joined;
+  }
+  return std::visit(
+      [](auto* target) -> std::string {
+        using T = std::remove_pointer_t<decltype(target)>;
+        if constexpr (std::is_same_v<T, bool>) return "true|false";
+        else if constexpr (std::is_integral_v<T>) return "N";
+        else if constexpr (std::is_floating_point_v<T>) return "X";
+        else return "TEXT";
+      },
+      flag.target);
+}
+
+std::string markdown_cell(std::string text) {
+  std::string escaped;
+  for (char c : text) {
+    if (c == '|') escaped += '\\';
+    escaped += c;
+  }
+  return escaped;
+}
+
+// The flags reference (docs/flags.md is this table, regenerated at build time and compared by a
+// test): one row per flag, in help order, with the default each flag had before parsing.
+std::string markdown_reference(const FlagTable& table, const std::vector<std::string>& defaults) {
+  std::string out =
+      "| flag | value | default | meaning |\n"
+      "| --- | --- | --- | --- |\n";
+  for (std::size_t i = 0; i < table.flags().size(); ++i) {
+    const Flag& flag = table.flags()[i];
+    const std::string value = value_text(flag);
+    const std::string fallback = defaults[i];
+    out += fmt::format("| `{}` | {} | {} | {} |\n", flag.name, value.empty() ? "" : "`" + markdown_cell(value) + "`",
+                       !flag.takes_value || fallback.empty() ? "" : "`" + markdown_cell(fallback) + "`",
+                       markdown_cell(flag.help));
+  }
+  return out;
+}
+
 }  // namespace
 
 void RuntimeFlags::describe(FlagTable& table) {
   table.flag("--tessera_help", help, "Print every Tessera flag and exit");
+  table.flag("--tessera_help_markdown", help_markdown,
+             "Print every Tessera flag as a Markdown table (flag, value, default, meaning) and exit");
   table.option("--tessera_log_level", log_level, "Log level: trace, debug, info, warn, error, critical, off")
       .one_of({"trace", "debug", "info", "warn", "error", "critical", "off"});
   table
@@ -85,18 +183,20 @@ void RuntimeFlags::describe(FlagTable& table) {
                "else at least 4096, a multiple of 64); messages above a quarter of it go through MPI");
   table
       .option("--tessera_transport", transport,
-              "Network between ranks (behind the shared-memory rings of a node): mpi, or ofi (libfabric "
-              "FI_EP_RDM endpoints)")
-      .one_of({"mpi", "ofi"});
+              "Network between ranks (behind the shared-memory rings of a node): " +
+                  registry_summary())
+      .one_of(TransportRegistry::builtin().names());
+  table.option("--tessera_transport_args", transport_args,
+               "The transport's keys, \"key=value ...\" (--tessera_help_transports lists them): " + registry_keys());
+  table.flag("--tessera_help_transports", help_transports, "Print every transport with its keys and exit");
   table.option("--tessera_ofi_provider", ofi_provider,
-               "libfabric provider for --tessera_transport=ofi, as fi_info names it (e.g. \"tcp;ofi_rxm\", shm, "
-               "sockets); default: the first FI_EP_RDM provider with FI_MSG and FI_RMA");
+               "Deprecated: --tessera_transport_args=provider=NAME (with --tessera_transport=ofi)");
   table.option("--tessera_ofi_eager_bytes", ofi_eager_bytes,
-               "ofi: messages up to this many bytes go eagerly into pre-posted receives of that size, larger "
-               "ones by rendezvous (an RMA read); at least 32");
+               "Deprecated: --tessera_transport_args=eager_bytes=N (with --tessera_transport=ofi)")
+      .shown_as("N");
   table.option("--tessera_ofi_peer_timeout", ofi_peer_timeout,
-               "ofi: seconds a peer may refuse every message (as a killed rank does) before the job stops "
-               "naming it; idle ranks check their peers with a heartbeat every second (0: wait forever)");
+               "Deprecated: --tessera_transport_args=peer_timeout=S (with --tessera_transport=ofi)")
+      .shown_as("S");
   table.option("--tessera_tree_fanout", tree_fanout,
                "Branching factor of the spanning tree used by broadcasts and reductions (>= 2)");
 }
@@ -108,15 +208,28 @@ void RuntimeFlags::validate() const {
   if (shm_ring_bytes != 0 && (shm_ring_bytes < 4096 || shm_ring_bytes % 64 != 0))
     throw Error(fmt::format("--tessera_shm_ring_bytes={} is invalid: use 0 (automatic) or at least 4096, a "
                             "multiple of 64", shm_ring_bytes));
-  if (ofi_eager_bytes < 32)
-    throw Error(fmt::format("--tessera_ofi_eager_bytes={} is invalid: at least 32 bytes (a rendezvous request)",
-                            ofi_eager_bytes));
-  if (!(ofi_peer_timeout >= 0))
-    throw Error(fmt::format("--tessera_ofi_peer_timeout={} is invalid: a non-negative number of seconds",
-                            ofi_peer_timeout));
+  try {
+    TransportRegistry::builtin().parse(transport, network_args());
+  } catch (const ArgumentError& e) {
+    throw Error(e.what());  // names --tessera_transport_args and the key
+  }
   if ((idle_spin_us < 0 && idle_spin_us != kIdleSpinAuto) || idle_yield_us < 0 || idle_sleep_max_us < 0)
     throw Error("--tessera_idle_* durations must be non-negative microseconds (--tessera_idle_spin_us "
                 "also takes auto)");
+}
+
+std::string RuntimeFlags::network_args(std::vector<std::string>* warnings) const {
+  std::string args = transport_args;
+  if (transport != "ofi") return args;
+  const auto alias = [&](const char* flag, const char* key, const std::string& value) {
+    args += fmt::format("{}{}={}", args.empty() ? "" : " ", key, value);
+    if (warnings)
+      warnings->push_back(fmt::format("{} is deprecated: use --tessera_transport_args={}={}", flag, key, value));
+  };
+  if (!ofi_provider.empty()) alias("--tessera_ofi_provider", "provider", ofi_provider);
+  if (ofi_eager_bytes >= 0) alias("--tessera_ofi_eager_bytes", "eager_bytes", fmt::format("{}", ofi_eager_bytes));
+  if (ofi_peer_timeout >= 0) alias("--tessera_ofi_peer_timeout", "peer_timeout", fmt::format("{}", ofi_peer_timeout));
+  return args;
 }
 
 std::string closest_flag(const std::string& name, const std::vector<std::string>& valid) {
@@ -135,6 +248,8 @@ std::string closest_flag(const std::string& name, const std::vector<std::string>
 ParsedFlags parse_flags(int& argc, char** argv, const std::vector<FlagGroup*>& groups) {
   FlagTable table;
   for (FlagGroup* group : groups) group->describe(table);
+  std::vector<std::string> defaults;
+  for (const Flag& flag : table.flags()) defaults.push_back(default_text(flag));
   CLI::App app{"Tessera runtime flags", "tessera"};
   app.set_help_flag();  // --tessera_help replaces CLI11's -h/--help, which belong to the application
   for (const Flag& flag : table.flags()) add_option(app, flag);
@@ -175,6 +290,14 @@ ParsedFlags parse_flags(int& argc, char** argv, const std::vector<FlagGroup*>& g
   ParsedFlags parsed;
   parsed.help = app.get_option("--tessera_help")->count() > 0;
   if (parsed.help) parsed.help_text = app.help();
+  if (app.get_option("--tessera_help_transports")->count() > 0) {
+    parsed.help = true;
+    parsed.help_text = TransportRegistry::builtin().help();
+  }
+  if (app.get_option("--tessera_help_markdown")->count() > 0) {
+    parsed.help = true;
+    parsed.help_text = markdown_reference(table, defaults);
+  }
   return parsed;
 }
 

@@ -16,12 +16,14 @@
 //
 // Sends: MPI_Isend from a buffer the transport owns until MPI_Testsome says it completed.
 //
-// Buffers: batch-sized ones (`pool_bytes`) are pooled by count; larger ones (bulk payloads, and large records
-// that layers above pack in place) are pooled up to `large_pool_bytes` and handed out best fit,
-// so repeated large messages (migrations of large elements) reuse mapped pages instead of
-// faulting in fresh ones on both sides.
+// Buffers come from the pool every network transport shares (buffer_pool.hpp), so repeated large
+// messages (migrations of large elements) reuse mapped pages instead of faulting in fresh ones on
+// both sides.
 #include <tessera/runtime/error.hpp>
 #include <tessera/runtime/transport.hpp>
+
+#include "buffer_pool.hpp"
+#include "transports.hpp"
 
 #include <mpi.h>
 
@@ -34,7 +36,6 @@ namespace {
 constexpr int kEagerTag = kMpiTransportTag;
 constexpr int kBulkTag = kMpiTransportTag + 1;
 constexpr std::size_t kRing = 8;
-constexpr std::size_t kPoolLimit = 64;
 constexpr std::size_t kSlotStagger = 17 * 64;  // bytes: 17 cache lines, coprime with any set count
 constexpr std::uint64_t kBulkMarker = ~std::uint64_t{0};  // never a record length
 
@@ -69,16 +70,18 @@ class LargeType {
 
 class MpiTransport final : public Transport {
  public:
-  MpiTransport(MPI_Comm comm, MpiTransportOptions options) : comm_(comm), options_(options), ring_(kRing) {
+  MpiTransport(MPI_Comm comm, const TransportOptions& options, std::size_t eager_bytes)
+      : comm_(comm), options_(options), eager_bytes_(eager_bytes), ring_(kRing),
+        pool_(options.pool_bytes, options.large_pool_bytes) {
     MPI_Comm_rank(comm_, &rank_);
     MPI_Comm_size(comm_, &size_);
     for (Slot& slot : ring_) {
       // Slots start at staggered offsets: at a power-of-two stride their first lines would all
       // fall in the same cache sets, and every small message would land on a conflict miss.
       const std::size_t stagger = kSlotStagger * static_cast<std::size_t>(&slot - ring_.data());
-      slot.buffer = Buffer(options_.eager_bytes + stagger);
+      slot.buffer = Buffer(eager_bytes_ + stagger);
       slot.data = slot.buffer.data() + stagger;
-      MPI_Recv_init(slot.data, static_cast<int>(options_.eager_bytes), MPI_BYTE, MPI_ANY_SOURCE, kEagerTag, comm_,
+      MPI_Recv_init(slot.data, static_cast<int>(eager_bytes_), MPI_BYTE, MPI_ANY_SOURCE, kEagerTag, comm_,
                     &slot.request);
       MPI_Start(&slot.request);
     }
@@ -100,7 +103,7 @@ class MpiTransport final : public Transport {
   int size() const override { return size_; }
 
   void send(int dest, Buffer&& bytes) override {
-    if (bytes.size() <= options_.eager_bytes) {
+    if (bytes.size() <= eager_bytes_) {
       isend(dest, kEagerTag, std::move(bytes));
       return;
     }
@@ -183,37 +186,9 @@ class MpiTransport final : public Transport {
     return pending_requests_.size();
   }
 
-  Buffer acquire(std::size_t bytes) override {
-    if (bytes <= options_.pool_bytes) {
-      if (!pool_.empty()) {
-        Buffer b = std::move(pool_.back());
-        pool_.pop_back();
-        return b;
-      }
-      return Buffer(options_.pool_bytes);
-    }
-    // Best fit, but never a buffer more than twice the request: that memory is better kept for
-    // a message of its own size.
-    auto fit = large_pool_.lower_bound(bytes);
-    if (fit != large_pool_.end() && fit->first / 2 <= bytes) {
-      Buffer b = std::move(fit->second);
-      large_pool_bytes_ -= fit->first;
-      large_pool_.erase(fit);
-      return b;
-    }
-    return Buffer(bytes);
-  }
+  Buffer acquire(std::size_t bytes) override { return pool_.acquire(bytes); }
 
-  void recycle(Buffer&& bytes) override {
-    const std::size_t capacity = bytes.capacity();
-    bytes.clear();
-    if (capacity == options_.pool_bytes) {
-      if (pool_.size() < kPoolLimit) pool_.push_back(std::move(bytes));
-    } else if (capacity > options_.pool_bytes && large_pool_bytes_ + capacity <= options_.large_pool_bytes) {
-      large_pool_bytes_ += capacity;
-      large_pool_.emplace(capacity, std::move(bytes));
-    }
-  }
+  void recycle(Buffer&& bytes) override { pool_.keep(bytes); }
 
  private:
   struct Slot {
@@ -274,7 +249,8 @@ class MpiTransport final : public Transport {
   std::size_t block_size() const { return std::min<std::size_t>(options_.max_int_count, std::size_t{1} << 30); }
 
   MPI_Comm comm_;
-  MpiTransportOptions options_;
+  TransportOptions options_;
+  std::size_t eager_bytes_;  // the size of each pre-posted receive (key eager_bytes)
   int rank_ = 0;
   int size_ = 1;
   std::vector<Slot> ring_;
@@ -285,16 +261,22 @@ class MpiTransport final : public Transport {
   std::vector<MPI_Request> pending_requests_;
   std::vector<Buffer> pending_buffers_;
   std::vector<int> indices_;
-  std::vector<Buffer> pool_;
-  std::multimap<std::size_t, Buffer> large_pool_;  // by capacity
-  std::size_t large_pool_bytes_ = 0;
+  detail::BufferPool pool_;
 };
 
 }  // namespace
 
-std::unique_ptr<Transport> make_mpi_transport(void* mpi_comm, MpiTransportOptions options) {
-  if (options.eager_bytes < 64) throw Error("the transport's eager size must be at least 64 bytes");
-  return std::make_unique<MpiTransport>(*static_cast<MPI_Comm*>(mpi_comm), options);
+TransportEntry detail::mpi_transport_entry() {
+  return {"mpi",
+          "MPI point-to-point on Tessera's communicator: whatever your MPI uses between nodes",
+          {integer_key("eager_bytes", "262144",
+                       "size of each pre-posted receive; a larger batch travels as a header and a payload "
+                       "received separately (keep it at least --tessera_coalesce_bytes)",
+                       64, 1 << 30)},
+          [](void* mpi_comm, const TransportOptions& options, const Args& keys) -> std::unique_ptr<Transport> {
+            return std::make_unique<MpiTransport>(*static_cast<MPI_Comm*>(mpi_comm), options,
+                                                  static_cast<std::size_t>(keys.integer("eager_bytes")));
+          }};
 }
 
 }  // namespace tessera

@@ -15,6 +15,7 @@
 //     progress() and later sends move into the ring as the receiver releases records.
 #include <tessera/runtime/error.hpp>
 #include <tessera/runtime/transport.hpp>
+#include <tessera/runtime/transport_registry.hpp>
 
 #include "faulty_transport.hpp"
 #include "shm_ring.hpp"
@@ -257,11 +258,11 @@ std::size_t auto_ring_bytes(int locals) {
 
 namespace {
 
-std::unique_ptr<Transport> make_node_transport(void* mpi_comm, const MpiTransportOptions& options) {
+std::unique_ptr<Transport> make_node_transport(void* mpi_comm, const TransportOptions& options) {
   MPI_Comm comm = *static_cast<MPI_Comm*>(mpi_comm);
-  if (options.network != "mpi" && options.network != "ofi")
-    throw Error(fmt::format("transport '{}' is unknown: use mpi or ofi", options.network));
-  auto network = options.network == "ofi" ? make_ofi_transport(mpi_comm, options) : make_mpi_transport(mpi_comm, options);
+  const TransportRegistry& registry = TransportRegistry::builtin();
+  const Args keys = registry.parse(options.network, options.network_args);  // throws alike on every rank
+  auto network = registry.find(options.network)->make(mpi_comm, options, keys);
   if (!options.shared_memory) return network;
   if (options.ring_bytes != 0 && (options.ring_bytes < 4096 || options.ring_bytes % shm::kLine != 0))
     throw Error(fmt::format("shared-memory ring size {} is invalid: it must be at least 4096 bytes and a "
@@ -280,7 +281,7 @@ std::unique_ptr<Transport> make_node_transport(void* mpi_comm, const MpiTranspor
 
 }  // namespace
 
-std::unique_ptr<Transport> make_transport(void* mpi_comm, MpiTransportOptions options) {
+std::unique_ptr<Transport> make_transport(void* mpi_comm, TransportOptions options) {
   // Read first: every rank refuses a malformed (or, in a build without it, any) fault setting alike.
   const std::optional<detail::TransportFaults> faults = detail::faults_from_environment();
   std::unique_ptr<Transport> transport = make_node_transport(mpi_comm, options);

@@ -70,7 +70,7 @@ std::string choose(const std::string& name, fi_info*& chosen) {
   }
   if (found != nullptr) {
     fi_freeinfo(found);
-    return fmt::format("--tessera_ofi_provider: '{}' carries fewer than 8 bytes of remote CQ data "
+    return fmt::format("--tessera_transport_args (ofi): provider '{}' carries fewer than 8 bytes of remote CQ data "
                        "(FI_REMOTE_CQ_DATA), which the ofi transport needs", name);
   }
   return explain_no_provider(name, [&name](std::uint64_t caps) { return offers(name, caps); }, rdm_providers());
@@ -83,7 +83,7 @@ std::string explain_no_provider(const std::string& name, const std::function<boo
   if (!offers(0) && name.empty())
     return "--tessera_transport=ofi: no libfabric provider offers FI_EP_RDM endpoints on this machine";
   if (!offers(0))
-    return fmt::format("--tessera_ofi_provider={}: no such libfabric provider with FI_EP_RDM endpoints here; "
+    return fmt::format("--tessera_transport_args (ofi): provider={}: no such libfabric provider with FI_EP_RDM endpoints here; "
                        "providers with FI_EP_RDM endpoints: {}", name, rdm_providers);
   const std::pair<std::uint64_t, const char*> needed[] = {
       {FI_MSG, "FI_MSG"}, {FI_RMA, "FI_RMA"}, {FI_READ, "FI_READ"}, {FI_REMOTE_READ, "FI_REMOTE_READ"}};
@@ -91,12 +91,12 @@ std::string explain_no_provider(const std::string& name, const std::function<boo
     if (!offers(cap))
       return fmt::format("{} {}, which the ofi transport needs; providers with FI_EP_RDM endpoints: {}",
                          name.empty() ? "--tessera_transport=ofi: no libfabric provider here has"
-                                      : fmt::format("--tessera_ofi_provider: provider '{}' lacks", name),
+                                      : fmt::format("--tessera_transport_args (ofi): provider '{}' lacks", name),
                          cap_name, rdm_providers);
   return fmt::format("{} FI_MSG and FI_RMA only in combinations the ofi transport cannot use (memory registration "
                      "or context modes); providers with FI_EP_RDM endpoints: {}",
                      name.empty() ? "--tessera_transport=ofi: the libfabric providers here offer"
-                                  : fmt::format("--tessera_ofi_provider: provider '{}' offers", name),
+                                  : fmt::format("--tessera_transport_args (ofi): provider '{}' offers", name),
                      rdm_providers);
 }
 

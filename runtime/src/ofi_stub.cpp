@@ -1,12 +1,18 @@
-// Built instead of the libfabric transport when CMake found no libfabric.
+// Built instead of the libfabric transport when CMake found no libfabric: the same entry and keys,
+// and a factory that refuses with one message.
 #include <tessera/runtime/error.hpp>
-#include <tessera/runtime/transport.hpp>
+
+#include "ofi_keys.hpp"
+#include "transports.hpp"
 
 namespace tessera {
 
-std::unique_ptr<Transport> make_ofi_transport(void*, MpiTransportOptions) {
-  throw Error("--tessera_transport=ofi: this build of Tessera has no libfabric transport (libfabric was not "
-              "found when it was configured; install libfabric-dev and configure again)");
+TransportEntry detail::ofi_transport_entry() {
+  return {"ofi", "libfabric FI_EP_RDM endpoints (not in this build: libfabric was not found)", ofi_keys(),
+          [](void*, const TransportOptions&, const Args&) -> std::unique_ptr<Transport> {
+            throw Error("--tessera_transport=ofi: this build of Tessera has no libfabric transport (libfabric was "
+                        "not found when it was configured; install libfabric-dev and configure again)");
+          }};
 }
 
 }  // namespace tessera

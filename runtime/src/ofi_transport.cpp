@@ -42,8 +42,10 @@
 #include <tessera/runtime/error.hpp>
 #include <tessera/runtime/transport.hpp>
 
+#include "buffer_pool.hpp"
 #include "ofi_registrations.hpp"
 #include "ofi_transport.hpp"
+#include "transports.hpp"
 
 #include <mpi.h>
 #include <rdma/fabric.h>
@@ -68,7 +70,6 @@ namespace tessera {
 namespace {
 
 constexpr std::size_t kRing = 32;
-constexpr std::size_t kPoolLimit = 64;
 constexpr std::size_t kStagger = 17 * 64;  // bytes: slots at a power-of-two stride alias in cache
 constexpr int kCqBatch = 16;
 constexpr int kSendAttempts = 16;  // before a refused message is deferred (see submit)
@@ -86,7 +87,7 @@ constexpr std::chrono::microseconds kMpiInterval{50};
 // kHeartbeatAfter; a peer's heartbeat does not count as heard, or two idle ranks would
 // take turns and neither would check a third. ofi_rxm answers a send to a dead peer with
 // FI_EAGAIN while it retries the connection (refused) forever, so refusals lasting
-// --tessera_ofi_peer_timeout stop the job, as would a completion error. Only peers once
+// the key peer_timeout stop the job, as would a completion error. Only peers once
 // connected count: a connection to a live peer that has not yet called libfabric (busy in its
 // own code) is refused the same way until it does.
 constexpr std::chrono::seconds kHeartbeatAfter{1};
@@ -134,8 +135,9 @@ void check(const char* what, int code) {
 
 class OfiTransport final : public Transport {
  public:
-  OfiTransport(MPI_Comm comm, const OfiSetup& setup, const MpiTransportOptions& options)
-      : comm_(comm), options_(options), info_(setup.info) {
+  OfiTransport(MPI_Comm comm, const OfiSetup& setup, const TransportOptions& options, const OfiKeys& keys)
+      : comm_(comm), options_(options), keys_(keys), info_(setup.info),
+        pool_(options.pool_bytes, options.large_pool_bytes) {
     MPI_Comm_rank(comm_, &rank_);
     MPI_Comm_size(comm_, &size_);
     mr_local_ = (info_->domain_attr->mr_mode & FI_MR_LOCAL) != 0;
@@ -150,12 +152,12 @@ class OfiTransport final : public Transport {
     refused_since_.resize(static_cast<std::size_t>(size_));
     connected_.assign(static_cast<std::size_t>(size_), false);
     deferred_.resize(static_cast<std::size_t>(size_));
-    peer_timeout_ = std::chrono::duration<double>(options_.ofi_peer_timeout);
+    peer_timeout_ = std::chrono::duration<double>(keys_.peer_timeout);
     early_.resize(static_cast<std::size_t>(size_));
     ring_.resize(kRing);
     for (std::size_t i = 0; i < kRing; ++i) {
       Slot& slot = ring_[i];
-      slot.buffer = Buffer(options_.ofi_eager_bytes + kStagger * i);
+      slot.buffer = Buffer(keys_.eager_bytes + kStagger * i);
       slot.data = slot.buffer.data() + kStagger * i;
       slot.context = Context{{}, Op::recv, i};
       if (mr_local_) slot.desc = fi_mr_desc(registrations_->get(slot.buffer));
@@ -181,7 +183,7 @@ class OfiTransport final : public Transport {
 
   void send(int dest, Buffer&& bytes) override {
     const std::uint64_t seq = next_seq_[static_cast<std::size_t>(dest)]++;
-    if (bytes.size() <= options_.ofi_eager_bytes) {
+    if (bytes.size() <= keys_.eager_bytes) {
       submit(dest, pack(rank_, Kind::eager, seq), std::move(bytes));
       return;
     }
@@ -254,37 +256,11 @@ class OfiTransport final : public Transport {
     return sends_in_flight_ + rendezvous_.size() + deferred_count_;
   }
 
-  Buffer acquire(std::size_t bytes) override {
-    if (bytes <= options_.pool_bytes) {
-      if (!pool_.empty()) {
-        Buffer b = std::move(pool_.back());
-        pool_.pop_back();
-        return b;
-      }
-      return Buffer(options_.pool_bytes);
-    }
-    auto fit = large_pool_.lower_bound(bytes);
-    if (fit != large_pool_.end() && fit->first / 2 <= bytes) {
-      Buffer b = std::move(fit->second);
-      large_pool_bytes_ -= fit->first;
-      large_pool_.erase(fit);
-      return b;  // its registration stays cached: it is likely sent or read into next
-    }
-    return Buffer(bytes);
-  }
+  // A pooled buffer's registration stays cached: it is likely sent or read into next.
+  Buffer acquire(std::size_t bytes) override { return pool_.acquire(bytes); }
 
   void recycle(Buffer&& bytes) override {
-    const std::size_t capacity = bytes.capacity();
-    bytes.clear();
-    if (capacity == options_.pool_bytes) {
-      if (pool_.size() < kPoolLimit) pool_.push_back(std::move(bytes));
-      else registrations_->forget(bytes);
-    } else if (capacity > options_.pool_bytes && large_pool_bytes_ + capacity <= options_.large_pool_bytes) {
-      large_pool_bytes_ += capacity;
-      large_pool_.emplace(capacity, std::move(bytes));
-    } else {
-      registrations_->forget(bytes);
-    }
+    if (!pool_.keep(bytes)) registrations_->forget(bytes);
   }
 
  private:
@@ -360,7 +336,7 @@ class OfiTransport final : public Transport {
   void post(std::size_t index) {
     Slot& slot = ring_[index];
     retry("fi_recv", -1, [&] {
-      return fi_recv(ep_, slot.data, options_.ofi_eager_bytes, slot.desc, FI_ADDR_UNSPEC, &slot.context);
+      return fi_recv(ep_, slot.data, keys_.eager_bytes, slot.desc, FI_ADDR_UNSPEC, &slot.context);
     });
   }
 
@@ -462,7 +438,7 @@ class OfiTransport final : public Transport {
 
   [[noreturn]] void unreachable(int peer, const char* what) {
     fatal("{} is unreachable: libfabric refused {} to it (FI_EAGAIN) for {:g} s, as it does for a rank "
-          "that died (--tessera_ofi_peer_timeout)",
+          "that died (--tessera_transport_args peer_timeout)",
           peer_name(peer), what, peer_timeout_.count());
   }
 
@@ -620,7 +596,8 @@ class OfiTransport final : public Transport {
   }
 
   MPI_Comm comm_;
-  MpiTransportOptions options_;
+  TransportOptions options_;
+  OfiKeys keys_;
   fi_info* info_;
   int rank_ = 0;
   int size_ = 1;
@@ -658,20 +635,23 @@ class OfiTransport final : public Transport {
   std::vector<int> deferred_peers_;             // destinations with deferred messages
   std::size_t deferred_count_ = 0;
   std::unique_ptr<OfiRegistrations> registrations_;  // after open_endpoint: needs the domain
-  std::vector<Buffer> pool_;
-  std::multimap<std::size_t, Buffer> large_pool_;
-  std::size_t large_pool_bytes_ = 0;
+  detail::BufferPool pool_;
 };
 
 }  // namespace
 
-std::unique_ptr<Transport> make_ofi_transport(void* mpi_comm, MpiTransportOptions options) {
-  MPI_Comm comm = *static_cast<MPI_Comm*>(mpi_comm);
-  if (options.ofi_eager_bytes < sizeof(Request))
-    throw Error(fmt::format("--tessera_ofi_eager_bytes={} is invalid: at least {} bytes", options.ofi_eager_bytes,
-                            sizeof(Request)));
-  OfiSetup setup = select_provider(comm, options.ofi_provider);  // collective; throws on every rank
-  return std::make_unique<OfiTransport>(comm, setup, options);
+TransportEntry detail::ofi_transport_entry() {
+  return {"ofi", "libfabric FI_EP_RDM endpoints, addresses exchanged over MPI (runtime/README.md, \"The ofi transport\")",
+          ofi_keys(),
+          [](void* mpi_comm, const TransportOptions& options, const Args& args) -> std::unique_ptr<Transport> {
+            MPI_Comm comm = *static_cast<MPI_Comm*>(mpi_comm);
+            const OfiKeys keys = ofi_keys_of(args);
+            if (keys.eager_bytes < sizeof(Request))
+              throw Error(fmt::format("--tessera_transport_args (ofi): eager_bytes={} is invalid: at least {} bytes",
+                                      keys.eager_bytes, sizeof(Request)));
+            OfiSetup setup = select_provider(comm, keys.provider);  // collective; throws on every rank
+            return std::make_unique<OfiTransport>(comm, setup, options, keys);
+          }};
 }
 
 }  // namespace tessera

@@ -1,6 +1,8 @@
 #pragma once
 // Internal to the libfabric transport: choosing the provider (ofi_provider.cpp) for the endpoint
 // (ofi_transport.cpp).
+#include "ofi_keys.hpp"
+
 #include <mpi.h>
 #include <rdma/fabric.h>
 

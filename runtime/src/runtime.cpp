@@ -97,6 +97,8 @@ Runtime::Runtime(int& argc, char**& argv, RuntimeOptions options) {
   MPI_Comm_size(comm_, &size_);
   nodes_ = NodeMap::of(comm_);  // collective: every rank gets here, before the flags are parsed
 
+  if (options.flags) flags_ = *options.flags;
+  if (options.trace_flags) trace_flags_ = *options.trace_flags;
   std::vector<FlagGroup*> groups{&flags_, &trace_flags_};
   groups.insert(groups.end(), options.flag_groups.begin(), options.flag_groups.end());
   ParsedFlags parsed;
@@ -133,9 +135,10 @@ Runtime::Runtime(int& argc, char**& argv, RuntimeOptions options) {
   options.transport.shared_memory = options.transport.shared_memory && flags_.shm;
   if (flags_.shm_ring_bytes != 0) options.transport.ring_bytes = flags_.shm_ring_bytes;
   options.transport.network = flags_.transport;
-  options.transport.ofi_provider = flags_.ofi_provider;
-  options.transport.ofi_eager_bytes = flags_.ofi_eager_bytes;
-  options.transport.ofi_peer_timeout = flags_.ofi_peer_timeout;
+  std::vector<std::string> deprecated;
+  options.transport.network_args = flags_.network_args(&deprecated);
+  if (rank_ == 0)
+    for (const auto& warning : deprecated) log_->warn("{}", warning);
   try {
     transport_ = make_transport(&comm_, options.transport);
   } catch (const Error& e) {

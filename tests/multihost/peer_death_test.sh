@@ -4,7 +4,7 @@
 # user must get, within 30 s and never a hang: one message naming rank 1 and its host, and a
 # non-zero exit.
 #   - ofi: mpirun lets the job outlive a rank (--enable-recovery), so rank 0's own transport must
-#     stop it: "rank 1 on host <h2> is unreachable" (--tessera_ofi_peer_timeout=3), rank 0 exit != 0.
+#     stop it: "rank 1 on host <h2> is unreachable" (peer_timeout=3), rank 0 exit != 0.
 #   - mpi: Open MPI's daemons see the death and mpirun stops every rank, naming rank 1 and host 2.
 set -u
 binary=$1 transport=$2
@@ -13,7 +13,7 @@ start=$SECONDS
 if [[ $transport == ofi ]]; then
   output=$(timeout 60 "$TESSERA_LAUNCH" 2x1 --enable-recovery -- sh -c \
     '"$@"; echo "rank $OMPI_COMM_WORLD_RANK exit status $?" >&2' sh \
-    "$binary" peer-dies --tessera_transport=ofi --tessera_ofi_provider=tcp --tessera_ofi_peer_timeout=3 2>&1)
+    "$binary" peer-dies --tessera_transport=ofi "--tessera_transport_args=provider=tcp peer_timeout=3" 2>&1)
   status=$?
 else
   output=$(timeout 60 "$TESSERA_LAUNCH" 2x1 -- "$binary" peer-dies --tessera_transport=mpi 2>&1)

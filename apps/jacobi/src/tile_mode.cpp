@@ -119,7 +119,7 @@ Result run_tiles(const Options& options, Context& ctx) {
   rt.collectives().barrier();
   const double start = wall_time();
   for (int k = result.iterations; k < options.iterations && !converged; ++k) {
-    if (rt.rank() == 0) tiles.broadcast<&Tile::exchange>();
+    if (rt.rank() == 0) tiles.broadcast_from_this_rank<&Tile::exchange>();
     state.iteration = k + 1;  // what an interval checkpoint inside phase_end records: the sweep is done then
     ctx.phase_end();  // collective: returns once every halo of this iteration was delivered
     result.residual = tiles.allreduce(0.0, op::max{}, [](Tile& t) { return t.change(); });

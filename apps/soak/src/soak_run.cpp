@@ -128,9 +128,9 @@ Result run_soak(const Options& options, Context& ctx) {
       // A rooted epoch inside the collective one: the patches' broadcast ends before this
       // rank's part of the outer epoch does.
       if (p % static_cast<std::uint64_t>(rt.size()) == static_cast<std::uint64_t>(rt.rank()))
-        term.run_in_epoch_rooted([&] { patches.broadcast<&Patch::tick>(p, peers); });
+        term.run_in_epoch_rooted([&] { patches.broadcast_from_this_rank<&Patch::tick>(p, peers); });
     });
-    if (rt.rank() == 0) cells.broadcast<&Cell::tick>(p, peers);
+    if (rt.rank() == 0) cells.broadcast_from_this_rank<&Cell::tick>(p, peers);
     const TreeOutcome tasks = tree.run(p);
     if (options.inject == Inject::hang && phase == static_cast<std::int64_t>(peers.inject_phase) && rt.rank() == 0) {
       // A collective epoch only this rank opens never ends: the hang diagnostics must name it.

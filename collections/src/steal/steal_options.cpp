@@ -1,20 +1,33 @@
 #include <tessera/collections/steal/steal_options.hpp>
+#include <tessera/keys.hpp>
 #include <tessera/runtime/error.hpp>
 
 #include <fmt/format.h>
 
-#include <charconv>
 #include <limits>
+#include <string>
 
 namespace tessera::collections::steal {
 namespace {
 
-std::int64_t parse_integer(std::string_view item, std::string_view value, std::int64_t low, std::int64_t high) {
-  std::int64_t parsed = 0;
-  const auto [end, error] = std::from_chars(value.data(), value.data() + value.size(), parsed);
-  if (error != std::errc{} || end != value.data() + value.size() || parsed < low || parsed > high)
-    throw Error(fmt::format("steal key '{}': expected an integer in [{}, {}]", item, low, high));
-  return parsed;
+constexpr double kInt32Max = std::numeric_limits<std::int32_t>::max();
+
+// The steal keys, with StealOptions' defaults (steal_options.hpp), through Tessera's one key=value
+// parser (tessera/keys.hpp).
+std::vector<KeySpec> steal_keys() {
+  const StealOptions d;
+  return {
+      integer_key("w", std::to_string(d.w), "random steals before lifelines (lifeline)", 0, kInt32Max),
+      integer_key("l", std::to_string(d.l), "lifeline graph radix", 2, kInt32Max),
+      integer_key("n", std::to_string(d.n), "tasks between network polls", 1, kInt32Max),
+      integer_key("threshold", std::to_string(d.threshold), "queued tasks a success_only victim must exceed", 0,
+                  kInt32Max),
+      integer_key("capacity", std::to_string(d.capacity), "tasks per rank's deque", 2, double(std::int64_t{1} << 40)),
+      boolean_key("retentive", d.retentive ? "1" : "0", "re-seed each rank with the tasks it ran (0 or 1)"),
+      integer_key("seed", std::to_string(d.seed), "victim choice seed", 0, kInt32Max),
+      integer_key("spin_us", std::to_string(d.spin_us), "microseconds of idle polling before napping", 0, kInt32Max),
+      integer_key("sleep_us", std::to_string(d.sleep_us), "longest idle nap in microseconds", 1, kInt32Max),
+  };
 }
 
 }  // namespace
@@ -35,35 +48,27 @@ Policy parse_policy(std::string_view text) {
 }
 
 std::string steal_keys_help() {
-  return "w=N random steals before lifelines (lifeline, default 1); l=N lifeline graph radix "
-         "(default 2); n=N tasks between network polls (default 256); threshold=N queued tasks a "
-         "success_only victim must exceed (default 1); capacity=N tasks per rank's deque "
-         "(default 65536); retentive=0|1 re-seed each rank with the tasks it ran (default 0); "
-         "seed=N victim choice seed; spin_us=N idle polling before napping (default 20); "
-         "sleep_us=N longest idle nap (default 100)";
+  std::string out;
+  for (const KeySpec& key : steal_keys())
+    out += fmt::format("{}{}={}: {}", out.empty() ? "" : "; ", key.name, key.default_value, key.meaning);
+  return out;
 }
 
 void parse_steal_keys(StealOptions& options, const std::vector<std::string>& items) {
-  constexpr std::int64_t kMax = std::numeric_limits<std::int32_t>::max();
-  for (const std::string& item : items) {
-    const auto eq = item.find('=');
-    if (eq == std::string::npos)
-      throw Error(fmt::format("steal key '{}': expected key=value", item));
-    const std::string_view key = std::string_view(item).substr(0, eq);
-    const std::string_view value = std::string_view(item).substr(eq + 1);
-    if (key == "w") options.w = static_cast<std::int32_t>(parse_integer(item, value, 0, kMax));
-    else if (key == "l") options.l = static_cast<std::int32_t>(parse_integer(item, value, 2, kMax));
-    else if (key == "n") options.n = static_cast<std::int32_t>(parse_integer(item, value, 1, kMax));
-    else if (key == "threshold") options.threshold = parse_integer(item, value, 0, kMax);
-    else if (key == "capacity") options.capacity = parse_integer(item, value, 2, std::int64_t{1} << 40);
-    else if (key == "retentive") options.retentive = parse_integer(item, value, 0, 1) == 1;
-    else if (key == "seed") options.seed = static_cast<std::uint64_t>(parse_integer(item, value, 0, kMax));
-    else if (key == "spin_us") options.spin_us = static_cast<std::int32_t>(parse_integer(item, value, 0, kMax));
-    else if (key == "sleep_us") options.sleep_us = static_cast<std::int32_t>(parse_integer(item, value, 1, kMax));
-    else
-      throw Error(fmt::format("unknown steal key '{}' in '{}': expected w, l, n, threshold, capacity, "
-                              "retentive, seed, spin_us or sleep_us", key, item));
-  }
+  std::string text;
+  for (const std::string& item : items) text += item + " ";
+  const std::vector<KeySpec> keys = steal_keys();
+  const Args args = parse_args(text, keys, "steal keys");
+  // Only what was given: the program may have chosen other defaults in `options`.
+  if (args.given("w")) options.w = static_cast<std::int32_t>(args.integer("w"));
+  if (args.given("l")) options.l = static_cast<std::int32_t>(args.integer("l"));
+  if (args.given("n")) options.n = static_cast<std::int32_t>(args.integer("n"));
+  if (args.given("threshold")) options.threshold = args.integer("threshold");
+  if (args.given("capacity")) options.capacity = args.integer("capacity");
+  if (args.given("retentive")) options.retentive = args.boolean("retentive");
+  if (args.given("seed")) options.seed = static_cast<std::uint64_t>(args.integer("seed"));
+  if (args.given("spin_us")) options.spin_us = static_cast<std::int32_t>(args.integer("spin_us"));
+  if (args.given("sleep_us")) options.sleep_us = static_cast<std::int32_t>(args.integer("sleep_us"));
 }
 
 }  // namespace tessera::collections::steal

@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <fstream>
 
+#include <tessera/lb/advisor.hpp>
 #include <tessera/lb/lb_data_io.hpp>
 #include <tessera/lb/report.hpp>
 
@@ -25,10 +26,28 @@ Context::Context(const std::vector<std::string>& args, MPI_Comm app_comm) {
   if (argc > 1) runtime_->stop(std::string("unexpected argument '") + argv[1] + "': expected only --tessera_ flags here");
 }
 
-void Context::start(int& argc, char**& argv, MPI_Comm app_comm) {
+Context::Context(const ContextOptions& preset) {
+  collection_flags_ = preset.collections;
+  lb_data_flags_ = preset.lb_data;
+  termination_flags_ = preset.termination;
+  lb_flags_ = preset.lb;
+  checkpoint_flags_ = preset.checkpoint;
+  steal_flags_ = preset.steal;
+  std::string name = "tessera";
+  char* args[] = {name.data(), nullptr};
+  int argc = 1;
+  char** argv = args;
+  start(argc, argv, preset.app_comm, &preset);
+}
+
+void Context::start(int& argc, char**& argv, MPI_Comm app_comm, const ContextOptions* preset) {
   program_ = argc > 0 && argv[0] != nullptr ? std::filesystem::path(argv[0]).filename().string() : "tessera";
   RuntimeOptions options;
   options.app_comm = app_comm;
+  if (preset) {
+    options.flags = &preset->runtime;
+    options.trace_flags = &preset->trace;
+  }
   options.flag_groups = {&collection_flags_, &lb_data_flags_, &termination_flags_, &lb_flags_, &checkpoint_flags_, &steal_flags_};
   runtime_ = std::make_unique<Runtime>(argc, argv, std::move(options));
   if (lb_flags_.help_lb) {
@@ -53,8 +72,9 @@ void Context::start(int& argc, char**& argv, MPI_Comm app_comm) {
   lb_manager_ = std::make_unique<lb_manager::LbManager>(*runtime_, *termination_, *phases_, lb_flags_);
   if (Tracer* tracer = runtime_->tracer())
     tracer->async_begin("phase", fmt::format("phase {}", phases_->phase()), static_cast<std::uint64_t>(phases_->phase()));
-  if (lb_data_flags_.enabled || !lb_data_flags_.report.empty()) {
-    lb_data_ = std::make_unique<lb_manager::LbDataOutput>(lb_data_flags_, runtime_->rank(), &runtime_->node_map());
+  if (lb_data_flags_.recording()) {
+    lb_data_ = std::make_unique<lb_manager::LbDataOutput>(lb_data_flags_, runtime_->rank(), &runtime_->node_map(),
+                                                         [phases = phases_] { return phases->now(); });
   }
   // The report is written at the very end: find out now, not after the run, that it cannot be.
   if (!lb_data_flags_.report.empty() && runtime_->rank() == 0 && !std::ofstream(lb_data_flags_.report, std::ios::app))
@@ -79,11 +99,19 @@ Context::~Context() {
       try {
         lb::ReportOptions options;
         options.title = "Tessera LB report: " + lb_data_flags_.stem().string();
-        lb::write_report(lb::read_lb_data(lb_data_flags_.stem()), options, lb_data_flags_.report);
+        const lb::LbData data = lb::read_lb_data(lb_data_flags_.stem());
+        lb::CostModel cost;
+        cost.fixed_loads_counted = lb_manager_->counts_fixed_loads();
+        lb::add_advice(data, 10, cost, options);
+        lb::write_report(data, options, lb_data_flags_.report);
       } catch (const std::exception& e) {
         fatal("--tessera_lb_report={}: {}", lb_data_flags_.report, e.what());
       }
     }
+  }
+  if (lb_data_flags_.advise) {
+    if (lb_data_flags_.report.empty()) runtime_->collectives().barrier();  // every rank's file is complete
+    if (runtime_->rank() == 0) print_advice();
   }
   lb_manager_.reset();
   termination_.reset();
@@ -105,6 +133,7 @@ collections::PhaseRecord Context::phase_end() {
     const std::vector<std::byte> state = checkpoint_state_ ? checkpoint_state_() : std::vector<std::byte>();
     checkpoint_now(std::span<const std::byte>(state));
   }
+  if (lb_data_) lb_data_->phase_done();
   if (tracer) {
     const std::int64_t next = phases_->phase();
     tracer->async_begin("phase", fmt::format("phase {}", next), static_cast<std::uint64_t>(next));

@@ -4,6 +4,8 @@
 
 #include <map>
 
+#include <nlohmann/json.hpp>
+
 namespace tessera::lb_manager {
 
 namespace {
@@ -38,6 +40,9 @@ void LbDataFlags::describe(FlagTable& table) {
   table.option("--tessera_lb_report", report,
                "At the end of the run, write the LB data's HTML report (lbsim report) to this file; records LB "
                "data as --tessera_lb_data does");
+  table.flag("--tessera_lb_advise", advise,
+             "At the end of the run, print the balancer advisor's top three --tessera_lb_* options with their "
+             "predicted gain over this run (lbsim advise); records LB data as --tessera_lb_data does");
 }
 
 void LbDataFlags::validate() const {
@@ -61,6 +66,8 @@ lb::Phase to_lb_phase(const collections::PhaseRecord& record) {
     task.entity = element_entity(element.key, element.home, element.index);
     task.node = record.rank;
     task.time = element.load;
+    if (element.footprint_bytes)
+      task.user_defined = nlohmann::json{{"task_footprint_bytes", *element.footprint_bytes}}.dump();
     for (std::size_t s = 0; s < element.subphase_loads.size(); ++s)
       task.subphases.push_back(lb::Subphase{static_cast<std::int64_t>(s), element.subphase_loads[s]});
     entities.emplace(element.key, task.entity);
@@ -98,9 +105,20 @@ lb::SharedNode shared_node(const NodeMap& nodes, int rank) {
   return lb::SharedNode{node, nodes.node_size(node), nodes.rank_in_node(rank), nodes.num_nodes()};
 }
 
+void LbDataOutput::add(const collections::PhaseRecord& record) {
+  data_.phases.push_back(to_lb_phase(record));
+  phase_time_s_.push_back(now_() - mark_);
+}
+
+lb::RankData LbDataOutput::data() const {
+  lb::RankData out = data_;
+  out.metadata_extra = nlohmann::json{{"phase_time_s", phase_time_s_}}.dump();
+  return out;
+}
+
 void LbDataOutput::write() const {
   lb::LbData all;
-  all.ranks.push_back(data_);
+  all.ranks.push_back(data());
   lb::WriteOptions options;
   options.compress = flags_.compress;
   lb::write_lb_data(all, flags_.stem(), options);

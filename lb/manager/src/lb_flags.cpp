@@ -13,6 +13,11 @@ void LbFlags::describe(FlagTable& table) {
               "balancing has cost more than that balancing")
       .shown_as("N|auto");
   table.option("--tessera_lb_args", args, "Strategy arguments, \"key=value ...\"");
+  table
+      .option("--tessera_lb_model", model,
+              "Load model: what a strategy takes an object's next load to be, persistence (the last phase's), "
+              "median:N (median of the last N) or linear:N (least-squares line of the last N, one phase ahead)")
+      .shown_as("persistence|median:N|linear:N");
   table.option("--tessera_lb_file", file,
                "Per-phase LB schedule file (lines \"2 GreedyLB\", \"%100 TemperedLB fanout=4\")");
   table.option("--tessera_lb_stats_file", stats_file, "Append one JSON line of LB statistics per balanced phase");
@@ -21,6 +26,7 @@ void LbFlags::describe(FlagTable& table) {
 
 void LbFlags::validate() const {
   (void)every();
+  (void)load_model();
   if (!name.empty() && !file.empty())
     throw Error("--tessera_lb_name=" + name + " and --tessera_lb_file=" + file +
                 ": expected one of them (the file names a strategy on each line)");
@@ -45,6 +51,14 @@ std::int64_t LbFlags::every() const {
     throw Error("--tessera_lb_interval=" + interval + ": expected an integer N >= 1 (balance every N phases) or "
                 "auto (balance when the imbalance has cost more than balancing)");
   return n;
+}
+
+lb::LoadModelSpec LbFlags::load_model() const {
+  try {
+    return lb::parse_load_model(model);
+  } catch (const lb::ArgumentError& e) {
+    throw Error("--tessera_lb_model=" + model + ": expected persistence, median:N or linear:N (N an integer in [1, 1000])");
+  }
 }
 
 std::optional<lb::Schedule> LbFlags::schedule() const {

@@ -25,22 +25,41 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
 }
 
 // The rank loads after a plan need the loads of the objects arriving here, which only their
-// senders know: each sender tells each destination, inside the backend's own epoch.
-struct Arrivals {
+// senders know: each sender tells each destination, inside the backend's own epoch, and hands over
+// the object's load history so the load model predicts from it on the new rank.
+struct Arrival {
+  lb::ObjectId object;
   double load = 0.0;
-  void on_arrival(lb::comm::Context&, const double& arriving) { load += arriving; }
+  std::vector<double> history;
+  template <class A>
+  void serialize(A& ar) {
+    ar(object, load, history);
+  }
 };
 
-double arriving_load(lb::comm::Backend& backend, const lb::Plan& plan, const lb::StrategyInput& input) {
+struct Arrivals {
+  double load = 0.0;
+  std::vector<Arrival> arrived;
+  void on_arrival(lb::comm::Context&, const Arrival& arriving) {
+    load += arriving.load;
+    arrived.push_back(arriving);
+  }
+};
+
+double arrive(lb::comm::Backend& backend, const lb::Plan& plan, const lb::StrategyInput& input,
+              lb::LoadHistory& history) {
   std::unordered_map<lb::ObjectId, double, lb::ObjectIdHash> loads;
   for (const auto& object : input.objects) loads.emplace(object.id, object.load);
   lb::comm::Team<Arrivals> team(backend, [](lb::Rank) { return Arrivals{}; });
   const auto handler = team.handler<&Arrivals::on_arrival>();
   team.step([&](Arrivals&, lb::comm::Context& ctx) {
-    for (const auto& m : plan.migrations) ctx.send(m.to, handler, loads.at(m.object));
+    for (const auto& m : plan.migrations)
+      ctx.send(m.to, handler, Arrival{m.object, loads.at(m.object), history.take(m.object)});
   });
   team.run_until_quiet();
-  return team.local(input.rank).load;
+  const Arrivals& here = team.local(input.rank);
+  for (const auto& a : here.arrived) history.restore(a.object, a.history);
+  return here.load;
 }
 }  // namespace
 
@@ -57,7 +76,8 @@ LbManager::LbManager(Runtime& rt, Termination& termination, collections::PhaseMa
       flags_(flags),
       registry_(lb::Registry::builtin()),
       schedule_(flags.schedule()),
-      backend_(rt, termination) {}
+      backend_(rt, termination),
+      history_(flags.load_model()) {}
 
 void LbManager::request(std::string strategy, std::string args) {
   if (strategy.empty()) {
@@ -99,13 +119,11 @@ std::optional<LbManager::Choice> LbManager::choose(const collections::PhaseRecor
 std::optional<LbManager::Choice> LbManager::decide_automatically(const collections::PhaseRecord& record,
                                                                  Choice choice) {
   // One allreduce of (max, sum) of the rank loads the strategy would see.
-  lb::StrategyInput input = strategy_input(record);
-  if (model_)
-    for (auto& object : input.objects) object.load = model_(object, record.phase);
+  const lb::StrategyInput& input = predicted_;
   using Pair = std::array<double, 2>;
   const Pair loads = rt_.collectives().allreduce(
       Pair{input.load(), input.load()}, [](Pair a, const Pair& b) { return Pair{std::max(a[0], b[0]), a[1] + b[1]}; });
-  const AutoDecision decision = auto_interval_.observe(loads[0], loads[1] / rt_.size());
+  const lb::AutoDecision decision = auto_interval_.observe(loads[0], loads[1] / rt_.size());
   if (rt_.rank() == 0)
     rt_.log().info("tessera lb: phase {} {}: {}", record.phase, decision.balance ? "balances" : "does not balance",
                    decision.reason);
@@ -115,16 +133,27 @@ std::optional<LbManager::Choice> LbManager::decide_automatically(const collectio
   return choice;
 }
 
+lb::StrategyInput LbManager::predicted_input(const collections::PhaseRecord& record) {
+  lb::StrategyInput input = strategy_input(record);
+  for (auto& object : input.objects) {
+    history_.record(object.id, model_ ? model_(object, record.phase) : object.load);
+    object.load = history_.predict(object.id);
+  }
+  return input;
+}
+
 std::optional<BalanceReport> LbManager::phase_end(const collections::PhaseRecord& record) {
   last_report_.reset();
   std::optional<Choice> choice;
   {
     TraceSlice slice(rt_.tracer(), "statistics");
+    predicted_ = predicted_input(record);
     choice = choose(record);
   }
   if (!choice) return std::nullopt;
   last_report_ = balance(record, *choice);
   last_report_->reason = choice->reason;
+  balancing_s_ += last_report_->strategy_s + last_report_->migration_s;
   if (choice->automatic) auto_interval_.balanced(last_report_->strategy_s + last_report_->migration_s);
   publish(*last_report_);
   return last_report_;
@@ -132,7 +161,7 @@ std::optional<BalanceReport> LbManager::phase_end(const collections::PhaseRecord
 
 BalanceReport LbManager::balance(const collections::PhaseRecord& record, const Choice& choice) {
   TraceSlice statistics(rt_.tracer(), "statistics");
-  lb::StrategyInput input = strategy_input(record);
+  lb::StrategyInput input = predicted_;
   // An element that left during the phase (self-migration) is recorded here too; only the
   // elements here now can be moved from here. The record says which those are.
   std::unordered_set<lb::ObjectId, lb::ObjectIdHash> departed;
@@ -140,8 +169,6 @@ BalanceReport LbManager::balance(const collections::PhaseRecord& record, const C
     if (!element.local) departed.insert(lb::ObjectId::sequential(element.key.element, static_cast<std::int64_t>(element.key.collection)));
   if (!departed.empty())
     std::erase_if(input.objects, [&](const lb::LbObject& o) { return departed.contains(o.id); });
-  if (model_)
-    for (auto& object : input.objects) object.load = model_(object, record.phase);
   last_input_ = input;
 
   BalanceReport local;
@@ -171,7 +198,7 @@ BalanceReport LbManager::balance(const collections::PhaseRecord& record, const C
             lb::to_string(m.object), m.from, input.rank);
     leaving += it->second->load;
   }
-  local.after.add(input.load() - leaving + arriving_load(backend_, last_plan_, input));
+  local.after.add(input.load() - leaving + arrive(backend_, last_plan_, input, history_));
   local.migrations = static_cast<std::int64_t>(last_plan_.migrations.size());
 
   const auto migration_start = std::chrono::steady_clock::now();
@@ -182,6 +209,14 @@ BalanceReport LbManager::balance(const collections::PhaseRecord& record, const C
   local.migration_s = seconds_since(migration_start);
   TraceSlice slice(rt_.tracer(), "report");
   return reduce_report(rt_.collectives(), local);
+}
+
+bool LbManager::counts_fixed_loads() const {
+  if (!model_) return true;
+  lb::LbObject fixed;
+  fixed.load = 1.0;
+  fixed.migratable = false;
+  return model_(fixed, 0) != 0.0;
 }
 
 void LbManager::apply(const lb::Plan& plan) {

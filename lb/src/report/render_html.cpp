@@ -209,6 +209,20 @@ std::string render_html(const ReportData& r) {
                           escape(e.to), e.bytes, e.messages, e.off_rank ? "yes" : "no");
     html += "</table>\n";
   }
+  if (!r.advice.empty()) {
+    html += fmt::format("<h2>Advice</h2><p class=\"note\">The balancer advisor (lbsim advise): each option re-played "
+                        "on these phases, ranked by predicted time to solution; gain = predicted time of no LB / "
+                        "predicted time. {}</p>\n",
+                        escape(r.advice_note));
+    html += "<table id=\"advice\"><tr><th>rank</th><th>option</th><th>predicted s</th><th>gain</th><th>migrations</th>"
+            "<th>LB s</th><th>flags</th></tr>";
+    for (const auto& a : r.advice) {
+      html += fmt::format("<tr><td>{}</td><td style=\"text-align:left\">{}</td><td>{:.4f}</td><td>{:.3f}</td><td>{}</td>"
+                          "<td>{:.4f}</td><td style=\"text-align:left\"><code>{}</code></td></tr>",
+                          a.rank, escape(a.option), a.predicted_s, a.gain, a.migrations, a.lb_s, escape(a.flags));
+    }
+    html += "</table>\n";
+  }
   html += "<script type=\"application/json\" id=\"report-data\">" + json + "</script>\n<script>" + kScript +
           "</script>\n</body></html>\n";
   return html;

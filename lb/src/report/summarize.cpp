@@ -125,6 +125,8 @@ ReportData summarize(const LbData& data, const ReportOptions& options) {
                     " phases, the data has " + std::to_string(n));
   out.balanced_imbalance = options.balanced_imbalance;
   out.balanced_label = options.balanced_label;
+  out.advice = options.advice;
+  out.advice_note = options.advice_note;
   histogram(data, out.phases[out.chosen], out);
   heavy_edges(data, out.phases[out.chosen], options.top_edges, out);
   return out;

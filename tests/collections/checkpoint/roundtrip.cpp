@@ -120,7 +120,7 @@ int write(int argc, char** argv, const std::string& dir, bool interval) {
     });
   }
   for (std::int64_t phase = 0; phase < phases; ++phase) {
-    if (ctx.runtime().rank() == 0) cells.broadcast<&Cell::visit>(phase);
+    if (ctx.runtime().rank() == 0) cells.broadcast_from_this_rank<&Cell::visit>(phase);
     ctx.phase_end();
   }
   if (!interval) {

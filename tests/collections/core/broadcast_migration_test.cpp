@@ -49,7 +49,7 @@ struct Rover : Element<Rover, 1> {
 // Every rank broadcasts `rounds` rounds, numbered from `first`, one per scheduler turn.
 void broadcast_rounds(CollectionProxy<Rover>& rovers, std::uint64_t first, std::uint64_t rounds) {
   for (std::uint64_t round = first; round < first + rounds; ++round) {
-    rovers.broadcast<&Rover::tick>(static_cast<std::int32_t>(rt().rank()), round);
+    rovers.broadcast_from_this_rank<&Rover::tick>(static_cast<std::int32_t>(rt().rank()), round);
     rt().progress();
   }
 }

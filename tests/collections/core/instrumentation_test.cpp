@@ -44,7 +44,7 @@ TEST(Instrumentation, LoadsFollowKnownWorkInOrderAndProportion) {
   auto workers = make_collection<Worker>(rt(), {4 * static_cast<std::int64_t>(rt().size())});
   auto& phases = PhaseManager::of(rt());
   phases.end_phase();  // a clean phase boundary: nothing of the creation is measured
-  if (rt().rank() == 0) workers.broadcast<&Worker::work>();
+  if (rt().rank() == 0) workers.broadcast_from_this_rank<&Worker::work>();
   rt().send<&rank_work>(rt().rank(), 0.01);
   const PhaseRecord record = phases.end_phase();
   ASSERT_EQ(record.elements.size(), 4u);
@@ -100,15 +100,15 @@ TEST(Instrumentation, SubphasesSplitTheLoad) {
   auto workers = make_collection<Worker>(rt(), {2 * static_cast<std::int64_t>(rt().size())});
   auto& phases = PhaseManager::of(rt());
   phases.end_phase();
-  if (rt().rank() == 0) workers.broadcast<&Worker::work>();
+  if (rt().rank() == 0) workers.broadcast_from_this_rank<&Worker::work>();
   rt().drain();
   phases.set_subphase(2);
   // The subphase is each rank's own: every rank sets it before rank 0 sends the work charged to
   // it (drain returns on each rank at its own time, and a rank still inside it would run the
   // broadcast in subphase 0; seen once in a loaded CI run, on 4 ranks).
   rt().collectives().barrier();
-  if (rt().rank() == 0) workers.broadcast<&Worker::work>();
-  if (rt().rank() == 0) workers.broadcast<&Worker::work>();
+  if (rt().rank() == 0) workers.broadcast_from_this_rank<&Worker::work>();
+  if (rt().rank() == 0) workers.broadcast_from_this_rank<&Worker::work>();
   const PhaseRecord record = phases.end_phase();
   ASSERT_EQ(record.elements.size(), 2u);
   for (const auto& element : record.elements) {

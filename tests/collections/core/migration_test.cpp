@@ -241,7 +241,7 @@ TEST(Migration, PlanEmptiesRankZeroAndEverythingStillWorks) {
   }
   // Rank 0 still sends (through stale caches: it was home), broadcasts and reduces.
   for (std::int64_t i = 0; i < n; ++i) accounts[{i}].send<&Account::deposit>(i + 1);
-  accounts.broadcast<&Account::visit>();
+  accounts.broadcast_from_this_rank<&Account::visit>();
   rt().drain();
   EXPECT_EQ(accounts.allreduce(std::int64_t{0}, tessera::op::sum{}, [](Account& a) { return a.balance; }),
             ranks * n * (n + 1) / 2);

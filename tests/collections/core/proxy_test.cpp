@@ -87,7 +87,7 @@ TEST(Proxy, SendsFromOutsideAndFromElementsArriveExactly) {
   for (int i = 0; i < 4; ++i)
     for (int j = 0; j < 6; ++j) cells[{i, j}].send<&Cell::add>(std::int64_t{1});
   rt().drain();
-  if (rt().rank() == 0) cells.broadcast<&Cell::ping_neighbour>(std::int64_t{1000});
+  if (rt().rank() == 0) cells.broadcast_from_this_rank<&Cell::ping_neighbour>(std::int64_t{1000});
   rt().drain();
   const std::int64_t p = rt().size();
   cells.manager().for_each_local([&](Cell& c) {
@@ -99,8 +99,8 @@ TEST(Proxy, SendsFromOutsideAndFromElementsArriveExactly) {
 
 TEST(Proxy, BroadcastReachesEveryElementOncePerCall) {
   auto lines = make_collection<Line>(rt(), {37}, 5);
-  lines.broadcast<&Line::hit>();
-  if (rt().rank() == 0) lines.broadcast<&Line::hit>();
+  lines.broadcast_from_this_rank<&Line::hit>();
+  if (rt().rank() == 0) lines.broadcast_from_this_rank<&Line::hit>();
   rt().drain();
   const auto hits = lines.allreduce(std::int64_t{0}, tessera::op::sum{}, [](Line& l) { return l.hits; });
   EXPECT_EQ(hits, 37 * (rt().size() + 1));

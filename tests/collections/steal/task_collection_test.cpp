@@ -160,11 +160,20 @@ TEST(StealOptions, KeysAndPoliciesAreValidated) {
   };
   EXPECT_EQ(message([] { parse_policy("greedy"); }),
             "unknown steal policy 'greedy': expected random, lifeline or success_only");
-  EXPECT_EQ(message([&] { parse_steal_keys(options, {"l=1"}); }), "steal key 'l=1': expected an integer in [2, 2147483647]");
-  EXPECT_EQ(message([&] { parse_steal_keys(options, {"n=x"}); }), "steal key 'n=x': expected an integer in [1, 2147483647]");
-  EXPECT_EQ(message([&] { parse_steal_keys(options, {"w"}); }), "steal key 'w': expected key=value");
+  EXPECT_EQ(message([&] { parse_steal_keys(options, {"l=1"}); }), "steal keys: l=1: expected an integer in [2, 2147483647]");
+  EXPECT_EQ(message([&] { parse_steal_keys(options, {"n=x"}); }), "steal keys: n=x: expected an integer in [1, 2147483647]");
+  EXPECT_EQ(message([&] { parse_steal_keys(options, {"w"}); }), "steal keys: malformed argument 'w': expected key=value");
+  EXPECT_EQ(message([&] { parse_steal_keys(options, {"w=1", "w=2"}); }), "steal keys: key 'w' given twice");
   EXPECT_EQ(message([&] { parse_steal_keys(options, {"z=2"}); }),
-            "unknown steal key 'z' in 'z=2': expected w, l, n, threshold, capacity, retentive, seed, spin_us or sleep_us");
+            "steal keys: unknown key 'z'; valid keys: w, l, n, threshold, capacity, retentive, seed, spin_us, sleep_us");
+  // Keys not given keep what the program chose, not the parser's defaults.
+  StealOptions chosen;
+  chosen.w = 5;
+  chosen.n = 17;
+  parse_steal_keys(chosen, {"l=3"});
+  EXPECT_EQ(chosen.w, 5);
+  EXPECT_EQ(chosen.n, 17);
+  EXPECT_EQ(chosen.l, 3);
 }
 
 }  // namespace

@@ -15,7 +15,6 @@
 namespace tessera::lb {
 namespace {
 
-ObjectId id(std::uint64_t v) { return ObjectId::packed(v); }
 using testing::move;
 
 using testing::make_ranks;

@@ -7,7 +7,11 @@
 
 #include <numeric>
 
+#include "tessera/lb/advisor.hpp"
 #include "tessera/lb/lb_data_io.hpp"
+
+#include <fmt/format.h>
+#include <algorithm>
 
 namespace tessera::lb {
 namespace {
@@ -114,6 +118,33 @@ TEST(LbReport, HtmlHasOneCellPerRankAndPhaseAndItsDataParses) {
   EXPECT_EQ(data.at("bars").size(), 3u);
   EXPECT_EQ(data.at("chosen"), 0);
   EXPECT_EQ(html.find("http"), html.find("http://www.w3.org/2000/svg"));  // no network address but the SVG namespace
+}
+
+TEST(LbReport, AdviceSectionListsTheAdvisorsBestAndNoLb) {
+  ReportOptions options;
+  CostModel cost;
+  cost.strategy_s = 0.0;
+  cost.latency_s = 0.0;
+  add_advice(small_data(), 3, cost, options);
+  ASSERT_GE(options.advice.size(), 3u);
+  const auto none = std::find_if(options.advice.begin(), options.advice.end(), [](const ReportAdvice& a) { return a.flags.empty(); });
+  ASSERT_NE(none, options.advice.end());
+  // No LB keeps every object where it was first recorded: object 2 stays on rank 0, which then
+  // carries 3 + 1, 3 + 1 and 2 + 2 s.
+  EXPECT_EQ(none->predicted_s, 12.0);
+  EXPECT_EQ(none->gain, 1.0);
+  EXPECT_EQ(options.advice.size(), none->rank <= 3 ? 3u : 4u);
+  EXPECT_EQ(options.advice.front().rank, 1u);
+  EXPECT_LE(options.advice.front().predicted_s, 12.0);
+  const std::string html = render_html(summarize(small_data(), options));
+  EXPECT_NE(html.find("<h2>Advice</h2>"), std::string::npos);
+  EXPECT_NE(html.find(fmt::format("<tr><td>{}</td><td style=\"text-align:left\">no LB</td><td>12.0000</td><td>1.000</td>"
+                                  "<td>0</td><td>0.0000</td>",
+                                  none->rank)),
+            std::string::npos)
+      << html;
+  EXPECT_NE(html.find("strategy time 0 s per run"), std::string::npos);
+  EXPECT_EQ(render_html(summarize(small_data(), ReportOptions{})).find("<h2>Advice</h2>"), std::string::npos);
 }
 
 TEST(LbReport, AMissingPhaseOrEmptyDataIsAnError) {

@@ -1,11 +1,11 @@
 // --tessera_lb_interval=auto's rule (auto_interval.hpp) on synthetic rank loads: exact decisions.
-#include <tessera/lb/manager/auto_interval.hpp>
+#include <tessera/lb/auto_interval.hpp>
 
 #include <gtest/gtest.h>
 
 #include <vector>
 
-namespace tessera::lb_manager {
+namespace tessera::lb {
 namespace {
 
 // Phases (0-based) after which the rule balanced; a balancing costs `cost_s`.
@@ -65,4 +65,4 @@ TEST(AutoInterval, ReasonNamesBothSides) {
 }
 
 }  // namespace
-}  // namespace tessera::lb_manager
+}  // namespace tessera::lb

@@ -78,7 +78,7 @@ Outcome balance_once(const std::string& strategy, const std::string& args) {
   ctx.phase_end();  // the collection's creation is not a phase to balance
   ctx.lb().set_load_model(skewed_model);
   ctx.lb().request(strategy, args);
-  if (rt.rank() == 0) cells.broadcast<&Cell::visit>();
+  if (rt.rank() == 0) cells.broadcast_from_this_rank<&Cell::visit>();
   const auto record = ctx.phase_end();
   Outcome out;
   out.collection = static_cast<std::int64_t>(cells.id());

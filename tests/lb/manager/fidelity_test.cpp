@@ -62,7 +62,7 @@ TEST(Fidelity, LiveTemperedPlanEqualsTheLbsimReplayOfTheDump) {
   {
     tessera::Context ctx(argc, args, MPI_COMM_WORLD);
     auto workers = make_collection<Worker>(ctx.runtime(), {kPerRank * ctx.runtime().size()});
-    if (rank == 0) workers.broadcast<&Worker::work>();
+    if (rank == 0) workers.broadcast_from_this_rank<&Worker::work>();
     balanced_phase = ctx.phase_end().phase;  // phase 0: 0 % 1000 == 0, so it balances
     live = ctx.lb().last_plan();
     seen = ctx.lb().last_input();

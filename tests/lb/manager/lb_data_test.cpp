@@ -42,7 +42,10 @@ void record_and_check(bool compress) {
   flags->dir = scratch().string();
   flags->file = compress ? "packed.%p.json" : "plain.%p.json";
   flags->compress = compress;
-  tessera::lb_manager::LbDataOutput output(*flags, rt.rank(), &rt.node_map());
+  // A load clock that advances 1 s per reading: phase k (from 0) then lasts k + 1 s, as no
+  // phase_done() resets the mark here.
+  double clock = 0.0;
+  tessera::lb_manager::LbDataOutput output(*flags, rt.rank(), &rt.node_map(), [&clock] { return clock += 1.0; });
   auto chatty = make_collection<Chatty>(rt, {3, 2 * static_cast<std::int64_t>(rt.size())});
   auto& phases = PhaseManager::of(rt);
   phases.end_phase();
@@ -51,7 +54,7 @@ void record_and_check(bool compress) {
     // Rank 0 leaves end_phase's barrier first and its broadcast can reach a rank still inside it
     // (across hosts, about every other run): every rank sets its subphase before the work goes.
     rt.collectives().barrier();
-    if (rt.rank() == 0) chatty.broadcast<&Chatty::say>(std::int64_t{phase + 1});
+    if (rt.rank() == 0) chatty.broadcast_from_this_rank<&Chatty::say>(std::int64_t{phase + 1});
     // Which elements leave is decided before the phase closes: once a rank is past end_phase's
     // barrier it starts moving elements, and a slower rank still in that barrier would receive
     // them and, listing its elements afterwards, send them on again.
@@ -72,6 +75,7 @@ void record_and_check(bool compress) {
   const auto file = flags->stem().string() + "." + std::to_string(rt.rank()) + ".json";
   const tessera::lb::RankData back = tessera::lb::read_rank_file(file, rt.rank());
   EXPECT_EQ(back, output.data());
+  EXPECT_EQ(back.metadata_extra, R"({"phase_time_s":[1.0,2.0,3.0]})");
   ASSERT_EQ(back.phases.size(), 3u);
   // 6 elements per rank plus the rank's own entity; edges: each element hears from its left
   // neighbour (phase+1 messages of 8 bytes) and from rank 0's broadcast (not an edge).

@@ -69,10 +69,10 @@ int main(int argc, char** argv) {
     auto cells_b = make_collection<Cell>(b.runtime(), Index1D{kCellsB});
     std::uint64_t migrations_a = 0;
     for (std::int64_t phase = 0; phase < kPhases; ++phase) {
-      if (a.runtime().rank() == 0) cells_a.broadcast<&Cell::visit>(cells_a);
+      if (a.runtime().rank() == 0) cells_a.broadcast_from_this_rank<&Cell::visit>(cells_a);
       a.phase_end();
       if (a.lb().last_report()) migrations_a += a.lb().last_report()->migrations;
-      if (b.runtime().rank() == 0) cells_b.broadcast<&Cell::visit>(cells_b);
+      if (b.runtime().rank() == 0) cells_b.broadcast_from_this_rank<&Cell::visit>(cells_b);
       b.phase_end();
       if (b.lb().last_report()) ++failures;  // B has no balancer
     }

@@ -135,6 +135,42 @@ TEST(LbsimCli, BadInputsFailWithOneClearMessage) {
   expect_error("--synthetic '' --work 'alpha=one'", "--work: alpha=one: expected a number");
   expect_error("--synthetic '' --report=xml", "--report");
   expect_error("", "give exactly one input");
+  expect_error("--synthetic '' --model median:0", "--model median:0: expected persistence, median:N or linear:N");
+}
+
+// `lbsim advise` on a real vt recording: every grid row, ranked, with the no-LB row's prediction
+// the sum over phases of the most loaded rank's recorded load.
+TEST(LbsimAdvise, RanksEveryGridRowOnARecording) {
+  const std::string nolb = std::string(TESSERA_LBAF_DATA_DIR) + "/data/nolb-8color-16nodes-11firstphases/data";
+  const auto r = lbsim("advise --data " + nolb + " --report=json --strategy-cost 0");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto json = nlohmann::json::parse(last_line(r.out));
+  const auto& rows = json["rows"];
+  ASSERT_EQ(rows.size(), 145u);
+  double none = -1.0;
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    if (i > 0) EXPECT_LE(rows[i - 1]["predicted_s"].get<double>(), rows[i]["predicted_s"].get<double>());
+    if (rows[i]["flags"] == "") none = rows[i]["predicted_s"].get<double>();
+  }
+  const auto data = tessera::lb::read_lb_data(nolb);
+  double expected = 0.0;
+  for (auto phase : data.phase_ids()) {
+    const auto loads = data.rank_loads(phase);
+    expected += *std::max_element(loads.begin(), loads.end());
+  }
+  EXPECT_DOUBLE_EQ(none, expected);
+  EXPECT_EQ(json["bandwidth_source"], "lbsim's default; the LB data records no migrations of its own");
+  EXPECT_NE(r.out.find("rank   predicted s"), std::string::npos) << r.out;
+}
+
+TEST(LbsimAdvise, BadInputsFailWithOneClearMessage) {
+  expect_error("advise --data " + toy + " --phases 0:99", "--phases 0:99: the LB data lacks phase 99; the data has phases 0..");
+  expect_error("advise --data " + toy + " --phases 7", "--phases 7: expected A:B, two phase ids");
+  expect_error("advise --data " + toy + " --bandwidth 0", "--bandwidth 0: expected GB/s > 0");
+  expect_error("advise --data " + toy + " --bandwidth -2", "--bandwidth -2: expected GB/s > 0");
+  expect_error("advise --data " + toy + " --strategy GrapevineLB --args fanout=3",
+               "--args fanout=3: outside GrapevineLB's advise grid; expected fanout in: 2, 6");
+  expect_error("advise --data /nonexistent/dir/stem", "/nonexistent/dir");
 }
 
 void rank_file(const fs::path& file, int rank, int phase) {

@@ -24,6 +24,40 @@ std::string error_of(const std::function<void()>& f) {
   return "no error";
 }
 
+// Two ranks, one object each, over three phases: object 1 (rank 0) loads 1, 2, 3; object 2
+// (rank 1) loads 6, 2, 1.
+lb::LbData growing_data() {
+  lb::LbData data;
+  const double loads[2][3] = {{1.0, 2.0, 3.0}, {6.0, 2.0, 1.0}};
+  for (int r = 0; r < 2; ++r) {
+    lb::RankData rank;
+    rank.rank = r;
+    for (int p = 0; p < 3; ++p) {
+      lb::Task task;
+      task.entity.id = lb::ObjectId::packed(static_cast<std::uint64_t>(r + 1));
+      task.entity.migratable = true;
+      task.node = r;
+      task.time = loads[r][p];
+      rank.phases.push_back(lb::Phase{p, {task}, {}});
+    }
+    data.ranks.push_back(rank);
+  }
+  return data;
+}
+
+TEST(PredictedInputs, TheModelPredictsFromThePhasesUpToTheOneBalanced) {
+  const lb::LbData data = growing_data();
+  auto loads = [&](lb::PhaseId phase, std::string_view model) {
+    const auto inputs = predicted_inputs(data, phase, lb::parse_load_model(model));
+    return std::vector<double>{inputs[0].objects.at(0).load, inputs[1].objects.at(0).load};
+  };
+  EXPECT_EQ(loads(2, "persistence"), (std::vector<double>{3.0, 1.0}));
+  EXPECT_EQ(loads(2, "median:3"), (std::vector<double>{2.0, 2.0}));
+  EXPECT_EQ(loads(1, "median:3"), (std::vector<double>{1.5, 4.0}));   // phases 0 and 1 only
+  EXPECT_EQ(loads(2, "linear:3"), (std::vector<double>{4.0, 0.0}));   // 6, 2, 1 extrapolates to -1: 0
+  EXPECT_EQ(loads(1, "linear:2"), (std::vector<double>{3.0, 0.0}));
+}
+
 TEST(Synthetic, DefaultsAreSeed003SectionFive) {
   const SyntheticSpec spec = parse_synthetic("");
   EXPECT_EQ(spec.objects, 10000);

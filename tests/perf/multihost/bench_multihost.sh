@@ -47,7 +47,7 @@ fi
 transports=(mpi)
 [[ -n $(ls "$build"/bin/runtime_ofi_transport 2> /dev/null) ]] && transports+=(ofi)
 flags_mpi="--tessera_transport=mpi"
-flags_ofi="--tessera_transport=ofi --tessera_ofi_provider=tcp"
+flags_ofi="--tessera_transport=ofi --tessera_transport_args=provider=tcp"
 
 # Inside a test bed (run.sh sets TESSERA_LAUNCH), this script runs itself with --micro KIND.
 micro() {  # KIND: unshaped | shaped

@@ -31,12 +31,11 @@ std::vector<std::size_t> sizes_to(int source, int dest, int ranks) {
   return sizes;
 }
 
-tessera::MpiTransportOptions options() {
-  tessera::MpiTransportOptions o;
+tessera::TransportOptions options(const std::string& provider = g_provider) {
+  tessera::TransportOptions o;
   o.network = "ofi";
   o.shared_memory = false;
-  o.ofi_provider = g_provider;
-  o.ofi_eager_bytes = g_eager;
+  o.network_args = "provider=" + provider + " eager_bytes=" + std::to_string(g_eager);
   return o;
 }
 
@@ -92,14 +91,13 @@ TEST(OfiTransport, MessagesAcrossTheEagerThresholdArriveExactAndInOrder) {
 
 TEST(OfiTransport, AnUnknownProviderFailsAlikeOnEveryRankListingTheProviders) {
   MPI_Comm comm = MPI_COMM_WORLD;
-  auto o = options();
-  o.ofi_provider = "no-such-provider";
+  auto o = options("no-such-provider");
   try {
     tessera::make_transport(&comm, o);
     FAIL() << "no error";
   } catch (const tessera::Error& e) {
     const std::string what = e.what();
-    EXPECT_NE(what.find("--tessera_ofi_provider=no-such-provider: no such libfabric provider"), std::string::npos)
+    EXPECT_NE(what.find("--tessera_transport_args (ofi): provider=no-such-provider: no such libfabric provider"), std::string::npos)
         << what;
     EXPECT_NE(what.find("providers with FI_EP_RDM endpoints: "), std::string::npos) << what;
     EXPECT_NE(what.find(g_provider), std::string::npos) << what;

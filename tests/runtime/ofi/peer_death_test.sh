@@ -12,8 +12,8 @@ binary=$1
 start=$SECONDS
 output=$(timeout 60 "${mpirun[@]}" --enable-recovery -np 2 sh -c \
   '"$@"; echo "rank $OMPI_COMM_WORLD_RANK exit status $?" >&2' sh \
-  "$binary" peer-dies --tessera_transport=ofi --tessera_shm=false --tessera_ofi_provider=tcp \
-  --tessera_ofi_peer_timeout=3 2>&1)
+  "$binary" peer-dies --tessera_transport=ofi --tessera_shm=false \
+  "--tessera_transport_args=provider=tcp peer_timeout=3" 2>&1)
 status=$?
 elapsed=$((SECONDS - start))
 fail() { echo "$1 (after ${elapsed} s); output:"; echo "$output"; exit 1; }

@@ -13,7 +13,7 @@ const std::string kHere = "tcp;ofi_rxm, shm";
 TEST(OfiProviderChoice, AProviderWithoutRmaIsNamedWithTheCapability) {
   const auto without_rma = [](std::uint64_t caps) { return (caps & FI_RMA) == 0; };
   EXPECT_EQ(tessera::explain_no_provider("udp", without_rma, kHere),
-            "--tessera_ofi_provider: provider 'udp' lacks FI_RMA, which the ofi transport needs; providers with "
+            "--tessera_transport_args (ofi): provider 'udp' lacks FI_RMA, which the ofi transport needs; providers with "
             "FI_EP_RDM endpoints: tcp;ofi_rxm, shm");
 }
 
@@ -32,7 +32,7 @@ TEST(OfiProviderChoice, TheFirstMissingCapabilityInOrderIsNamed) {
 TEST(OfiProviderChoice, AnUnknownNameListsTheProviders) {
   const auto none = [](std::uint64_t) { return false; };
   EXPECT_EQ(tessera::explain_no_provider("verbs", none, kHere),
-            "--tessera_ofi_provider=verbs: no such libfabric provider with FI_EP_RDM endpoints here; providers "
+            "--tessera_transport_args (ofi): provider=verbs: no such libfabric provider with FI_EP_RDM endpoints here; providers "
             "with FI_EP_RDM endpoints: tcp;ofi_rxm, shm");
   EXPECT_EQ(tessera::explain_no_provider("", none, kHere),
             "--tessera_transport=ofi: no libfabric provider offers FI_EP_RDM endpoints on this machine");

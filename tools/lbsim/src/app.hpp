@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "tessera/lb/model.hpp"
+#include "tessera/lb/advisor.hpp"
 #include "tessera/lbsim/simulation.hpp"
 
 namespace tessera::lbsim::app {
@@ -19,6 +20,7 @@ struct Options {
   bool use_synthetic = false;
   std::string strategy;                  // empty: no balancing
   std::string args;                      // "key=value ..." for the strategy
+  std::string model = "persistence";     // load model (lb/load_model.hpp) the strategy sees
   lb::Rank ranks = 0;                    // 0: as many as the data has
   lb::Rank ranks_per_node = 0;           // > 0: nodes of that many ranks; 0: the data's shared_node
   std::string work;                      // --work; empty: the strategy's own model
@@ -46,6 +48,11 @@ void print_table(std::ostream& out, const Run& run, bool stats);
 // `lbsim report ...` (argv[0] is "report"): writes the HTML report of LB data. Returns the exit
 // code: 0, 1 for unreadable data or an unwritable file, 2 for bad usage.
 int run_report_command(int argc, char** argv);
+// `lbsim advise ...` (argv[0] is "advise"): the advisor (tessera/lbsim/advisor.hpp). Returns the
+// exit code: 0, 1 for unreadable data or bad input (one message on stderr), 2 for bad usage.
+int run_advise_command(int argc, char** argv);
+// The ranked rows as a JSON array: [{"flags":..,"predicted_s":..,"gain":..,"migrations":..,"lb_s":..}].
+std::string advice_json(const std::vector<lb::AdviceRow>& rows);
 // One line: {"initial_imbalance":..,"final_imbalance":..,"lower_bound_imbalance":..,
 // "migrations":..,"strategy_s":..,"iterations":[..],"phases":[..]}.
 std::string json_line(const Run& run);

@@ -9,6 +9,7 @@
 
 #include "app.hpp"
 #include "tessera/lb/lb_data_io.hpp"
+#include "tessera/lb/load_model.hpp"
 #include "tessera/lb/registry.hpp"
 #include "tessera/lbsim/synthetic.hpp"
 
@@ -34,7 +35,7 @@ int run_lbsim(const lbsim::app::Options& options) {
   }
   const auto ids = data.phase_ids();
   run.phase = options.phase ? *options.phase : (ids.empty() ? 0 : ids.front());
-  const auto inputs = lbsim::phase_inputs(data, run.phase, options.ranks);
+  const auto inputs = lbsim::predicted_inputs(data, run.phase, lb::parse_load_model(options.model), options.ranks);
   for (const auto& rank : inputs) run.objects += static_cast<std::int64_t>(rank.objects.size());
   const lb::NodeMap nodes = lbsim::phase_nodes(data, options.ranks, options.ranks_per_node);
   run.nodes = nodes.node.empty() ? static_cast<std::int64_t>(inputs.size())
@@ -59,6 +60,7 @@ int main(int argc, char** argv) {
   // glibc hands freed memory back to the kernel every round and page faults dominate the run.
   mallopt(M_MMAP_THRESHOLD, 1 << 30);
   mallopt(M_TRIM_THRESHOLD, 1 << 30);
+  if (argc > 1 && std::string_view(argv[1]) == "advise") return tessera::lbsim::app::run_advise_command(argc - 1, argv + 1);
   if (argc > 1 && std::string_view(argv[1]) == "report") return tessera::lbsim::app::run_report_command(argc - 1, argv + 1);
   int exit_code = 0;
   const auto options = tessera::lbsim::app::parse_options(argc, argv, &exit_code);

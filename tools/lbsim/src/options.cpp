@@ -5,6 +5,7 @@
 #include <CLI/CLI.hpp>
 
 #include "app.hpp"
+#include "tessera/lb/load_model.hpp"
 #include "tessera/lb/registry.hpp"
 
 namespace tessera::lbsim::app {
@@ -19,6 +20,10 @@ std::optional<Options> parse_options(int argc, char** argv, int* exit_code) {
                                    "load=uniform:1e-5:1e-1 seed=1\" (or load=lognormal:MEAN:VARIANCE)");
   cli.add_option("--strategy", o.strategy, "strategy to run (see --help-lb); none: statistics only");
   cli.add_option("--args", o.args, "strategy arguments, \"key=value ...\"");
+  cli.add_option("--model", o.model,
+                 "load model the strategy sees: persistence (the phase's loads), median:N or linear:N (predicted "
+                 "from the object's last N phases up to --phase)")
+      ->capture_default_str();
   cli.add_option("--ranks", o.ranks, "virtual ranks (default: as many as the data has)")->check(CLI::PositiveNumber);
   cli.add_option("--ranks-per-node", o.ranks_per_node,
                  "place the ranks on nodes of this many ranks each (rank r on node r / N), for the work model's "
@@ -57,6 +62,13 @@ std::optional<Options> parse_options(int argc, char** argv, int* exit_code) {
   }
   if (o.strategy.empty() && !o.args.empty()) {
     std::cerr << "lbsim: --args needs --strategy NAME\n";
+    *exit_code = 2;
+    return std::nullopt;
+  }
+  try {
+    (void)lb::parse_load_model(o.model);
+  } catch (const lb::ArgumentError& e) {
+    std::cerr << "lbsim: --model " << o.model << ": expected persistence, median:N or linear:N (N an integer in [1, 1000])\n";
     *exit_code = 2;
     return std::nullopt;
   }

@@ -5,6 +5,7 @@
 #include <CLI/CLI.hpp>
 
 #include "app.hpp"
+#include "tessera/lb/advisor.hpp"
 #include "tessera/lb/lb_data_io.hpp"
 #include "tessera/lb/registry.hpp"
 #include "tessera/lb/report.hpp"
@@ -26,6 +27,13 @@ int run_report_command(int argc, char** argv) {
   cli.add_option("--phase", options.phase, "phase of the bar chart, histogram and edges (default: most imbalanced)");
   cli.add_option("--strategy", strategy_name, "also plot the I this strategy reaches on each phase's loads");
   cli.add_option("--args", args, "strategy arguments, \"key=value ...\"");
+  std::size_t advice_rows = 10;
+  std::string fixed = "counted";
+  cli.add_option("--advice-rows", advice_rows, "rows of the Advice section (lbsim advise's best, and no LB); 0: none")
+      ->capture_default_str();
+  cli.add_option("--fixed-loads", fixed, "for the advice: counted (strategies see non-migratable loads) or ignored")
+      ->check(CLI::IsMember({"counted", "ignored"}))
+      ->capture_default_str();
   cli.add_option("--title", options.title, "the report's title")->capture_default_str();
   cli.add_option("--max_rows", options.max_rows, "rank groups drawn at most")->check(CLI::PositiveNumber)->capture_default_str();
   cli.add_option("--max_columns", options.max_columns, "phase groups drawn at most")
@@ -49,6 +57,11 @@ int run_report_command(int argc, char** argv) {
         options.balanced_imbalance.push_back(
             simulate(strategy.get(), phase_inputs(data, phase), work).after.imbalance());
       options.balanced_label = strategy_name;
+    }
+    if (advice_rows > 0) {
+      lb::CostModel cost;
+      cost.fixed_loads_counted = fixed == "counted";
+      lb::add_advice(data, advice_rows, cost, options);
     }
     lb::write_report(data, options, out);
   } catch (const std::exception& e) {

@@ -39,6 +39,22 @@ std::vector<lb::StrategyInput> phase_inputs(const lb::LbData& data, lb::PhaseId 
   return inputs;
 }
 
+std::vector<lb::StrategyInput> predicted_inputs(const lb::LbData& data, lb::PhaseId phase,
+                                                const lb::LoadModelSpec& model, lb::Rank ranks) {
+  auto inputs = phase_inputs(data, phase, ranks);
+  if (model == lb::LoadModelSpec{}) return inputs;  // persistence: the phase's own loads
+  lb::LoadHistory history(model);
+  for (lb::PhaseId p : data.phase_ids()) {
+    for (const auto& rank : data.ranks)
+      if (const lb::Phase* recorded = rank.find_phase(p))
+        for (const auto& task : recorded->tasks) history.record(task.entity.id, task.time);
+    if (p == phase) break;
+  }
+  for (auto& rank : inputs)
+    for (auto& object : rank.objects) object.load = history.predict(object.id);
+  return inputs;
+}
+
 double lower_bound_imbalance(const std::vector<lb::StrategyInput>& inputs) {
   double total = 0.0, largest = 0.0;
   for (const auto& rank : inputs) {

@@ -161,7 +161,7 @@ RunSummary run_amt(const Options& options, MPI_Comm parent) {
   for (std::int64_t step = resumed_after + 1; step <= options.steps; ++step) {
     const Clock::time_point step_start = Clock::now();
     if (rank == 0) {
-      colors.broadcast<&Color::advance>(step);
+      colors.broadcast_from_this_rank<&Color::advance>(step);
     }
     rt.drain();
     const double handlers_end = seconds_since(step_start);

@@ -118,6 +118,13 @@ class Collection final : public CollectionBase {
   std::vector<std::int64_t> index_of(std::uint64_t e) const override {
     return delinearize(e, bounds_).to_vector();
   }
+  std::optional<double> footprint_of(std::uint64_t e) const override {
+    if constexpr (requires(const T& t) { static_cast<double>(t.footprint_bytes()); }) {
+      const auto it = elements_.find(e);
+      if (it != elements_.end()) return static_cast<double>(it->second.element->footprint_bytes());
+    }
+    return std::nullopt;
+  }
   int home_of(std::uint64_t e) const override {
     const Index<N> idx = delinearize(e, bounds_);
     const int home = mapper_(idx, bounds_, rt_.size());

@@ -1,14 +1,14 @@
 #pragma once
 /// The base class of collection elements.
 ///
-///   struct Tile : tessera::collections::Element<Tile, 2> {
-///     Tile() = default;                                  // needed to receive a migration
-///     Tile(const Index2D& idx, int n) { ... }            // or Tile(int n): see make_collection
-///     void relax(std::vector<double> halo) { ... }       // a handler: any member function
-///     void on_leaving() { ... }                          // optional: before it migrates out
-///     void on_arrived() { ... }                          // optional: after it migrates in
-///     template <class Archive> void serialize(Archive& ar) { ar(field, other); }
-///   };
+///     struct Tile : tessera::collections::Element<Tile, 2> {
+///       Tile() = default;                                  // needed to receive a migration
+///       Tile(const Index2D& idx, int n) { ... }            // or Tile(int n): see make_collection
+///       void relax(std::vector<double> halo) { ... }       // a handler: any member function
+///       void on_leaving() { ... }                          // optional: before it migrates out
+///       void on_arrived() { ... }                          // optional: after it migrates in
+///       template <class Archive> void serialize(Archive& ar) { ar(field, other); }
+///     };
 ///
 /// An element knows its index, its collection's proxy and its rank, and may ask to move itself.
 /// Its state travels through its cereal `serialize` template (a trivially copyable element is

@@ -27,6 +27,7 @@
 #include <memory>
 #include <string>
 #include <unordered_map>
+#include <optional>
 #include <vector>
 
 namespace tessera::collections {
@@ -61,6 +62,8 @@ struct ElementRecord {
   double load = 0.0;                    ///< seconds
   std::vector<double> subphase_loads;   ///< seconds per subphase id 0..n-1 (empty: none marked)
   bool local = true;                    ///< still here at the phase end (false: ran here, then left)
+  std::optional<double> footprint_bytes;  ///< what the element reports of its size
+                                          ///< (T::footprint_bytes()), when local and it does
 };
 
 /// Messages delivered on this rank from `from` to `to` in one phase.
@@ -89,6 +92,10 @@ class CollectionBase {
   virtual std::vector<std::uint64_t> local_elements() const = 0;
   virtual std::vector<std::int64_t> index_of(std::uint64_t element) const = 0;
   virtual int home_of(std::uint64_t element) const = 0;
+  /// The bytes a local element reports it occupies (an element type's optional
+  /// `double footprint_bytes() const`: what migrating it moves); nullopt when the type has no
+  /// such member or the element is not here.
+  virtual std::optional<double> footprint_of(std::uint64_t) const { return std::nullopt; }
   /// Starts moving a local element to `dest` (serialize, send, forget). False if not local.
   virtual bool migrate(std::uint64_t element, int dest) = 0;
   /// Called at global quiescence (in end_phase, after the drain): nothing is in flight and every

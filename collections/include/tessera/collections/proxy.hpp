@@ -3,7 +3,7 @@
 ///
 ///   auto tiles = make_collection<Tile>(rt, Index2D{8, 8}, 64);   // collective; Tile(idx, 64)
 ///   tiles[{2, 3}].send<&Tile::relax>(halo);                     // one element
-///   tiles.broadcast<&Tile::start>(step);                        // every element once
+///   tiles.broadcast_from_this_rank<&Tile::start>(step);         // every element once
 ///   double r = tiles.allreduce(0.0, op::sum{}, [](Tile& t) { return t.residual(); });
 ///
 /// A proxy is a small value (a pointer to this rank's collection manager); it travels in
@@ -86,12 +86,20 @@ class CollectionProxy {
 
   ElementProxy<T> operator[](const Index<N>& idx) const { return ElementProxy<T>(collection_, idx); }
 
-  /// Runs member handler H(args...) on every element of the collection.
+  /// Runs member handler H(args...) once on every element of the collection, per call, from the
+  /// rank that calls it: not a collective. Call it on one rank (rank 0 in SPMD code, or from a
+  /// handler); each of P ranks calling it runs every element's handler P times.
   template <auto H, class... A>
-  void broadcast(A&&... args) const {
+  void broadcast_from_this_rank(A&&... args) const {
     static_assert(std::is_base_of_v<typename tessera::detail::handler_traits<decltype(H)>::object, T>,
-                  "broadcast<&C::handler>: the handler must be a member function of the element type");
+                  "broadcast_from_this_rank<&C::handler>: the handler must be a member function of the element type");
     collection_->template broadcast<H>(std::forward<A>(args)...);
+  }
+  /// The name before 1.0, which read as a collective to MPI programmers.
+  template <auto H, class... A>
+  [[deprecated("a collection's broadcast runs from the calling rank only: call broadcast_from_this_rank on one rank")]]
+  void broadcast(A&&... args) const {
+    broadcast_from_this_rank<H>(std::forward<A>(args)...);
   }
 
   /// The element at `idx` if it is on this rank, else nullptr.

@@ -3,9 +3,9 @@
 ///
 ///   int main(int argc, char** argv) {
 ///     tessera::Context ctx(argc, argv);            // parses and removes every --tessera_ flag
-///     auto tiles = tessera::collections::make_collection<Tile>(ctx.runtime(), {8, 8});
+///     auto tiles = ctx.make_collection<Tile>({8, 8});  // collective: 64 tiles over the ranks
 ///     for (int step = 0; step < steps; ++step) {
-///       tiles.broadcast<&Tile::relax>();
+///       tiles.broadcast_from_this_rank<&Tile::relax>();
 ///       ctx.phase_end();                           // collective: closes the phase, balances
 ///     }                                            // when the --tessera_lb_ flags say so
 ///   }                                              // LB data written here if requested
@@ -24,7 +24,7 @@
 ///
 ///     tessera::Context ctx(argc, argv);              // --tessera_restart=DIR: verified here
 ///     State state = ctx.restarted() ? ctx.restart_state<State>() : State{};
-///     auto tiles = make_collection<Tile>(...);       // restored instead of constructed
+///     auto tiles = ctx.make_collection<Tile>(...);   // restored instead of constructed
 ///     for (int step = state.step + 1; ...) {
 ///       ...; ctx.phase_end();
 ///       if (step % 10 == 0) ctx.checkpoint_now(State{step, ...});   // or --tessera_checkpoint_interval
@@ -47,9 +47,34 @@
 #include <span>
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 namespace tessera {
+
+/// Every layer's flags as plain structs, for a program that configures Tessera in code: each
+/// member starts at its flags' defaults (docs/flags.md names them), e.g.
+///
+///     tessera::ContextOptions options;
+///     options.lb.name = "TemperedLB";           // --tessera_lb_name=TemperedLB
+///     options.lb.interval = "auto";             // --tessera_lb_interval=auto
+///     tessera::Context ctx(options);
+///
+/// The values are validated as the flags are: a bad one stops every rank with one message naming
+/// its flag.
+struct ContextOptions {
+  /// The application's communicator (MPI initialized by the application), or MPI_COMM_NULL:
+  /// standalone, Tessera initializes and finalizes MPI.
+  MPI_Comm app_comm = MPI_COMM_NULL;
+  RuntimeFlags runtime;                         ///< --tessera_log_level, _idle_*, _shm*, _transport*, ...
+  TraceFlags trace;                             ///< --tessera_trace*
+  TerminationFlags termination;                 ///< --tessera_hang_timeout, _rooted_detection, ...
+  collections::CollectionFlags collections;     ///< --tessera_lb_load_clock
+  collections::steal::StealFlags steal;         ///< --tessera_workers, --tessera_steal_*
+  lb_manager::LbFlags lb;                       ///< --tessera_lb_name, _interval, _args, _file, ...
+  lb_manager::LbDataFlags lb_data;              ///< --tessera_lb_data*, --tessera_lb_report
+  lb_manager::CheckpointFlags checkpoint;       ///< --tessera_checkpoint_*, --tessera_restart
+};
 
 class Context {
  public:
@@ -60,6 +85,8 @@ class Context {
   /// command line and hands the `--tessera_` flags on): `{"tessera-pic", "--tessera_lb_name=..."}`.
   /// Arguments other than `--tessera_` flags are an error, as they would be left unread.
   explicit Context(const std::vector<std::string>& args, MPI_Comm app_comm = MPI_COMM_NULL);
+  /// The same from options set in code (ContextOptions), with no command line.
+  explicit Context(const ContextOptions& options);
   ~Context();
   Context(const Context&) = delete;
   Context& operator=(const Context&) = delete;
@@ -75,6 +102,20 @@ class Context {
   const lb_manager::LbFlags& lb_flags() const { return lb_flags_; }
   /// --tessera_workers, --tessera_steal_policy and --tessera_steal_args, validated at start-up.
   const collections::steal::StealFlags& steal_flags() const { return steal_flags_; }
+  /// Collective: a collection of `T` over `bounds` (every rank calls it, in the same order as its
+  /// other collections), each element built on its home rank under the block mapper as
+  /// `T(idx, args...)` when `T` has that constructor, else `T(args...)`; restored instead when the
+  /// run restarted from a checkpoint (collections/proxy.hpp).
+  template <class T, class... A>
+  collections::CollectionProxy<T> make_collection(const collections::Index<T::dimensions>& bounds, A&&... args) {
+    return collections::make_collection<T>(*runtime_, bounds, std::forward<A>(args)...);
+  }
+  /// The same with another home mapper (collections/mapper.hpp).
+  template <class T, class... A>
+  collections::CollectionProxy<T> make_mapped_collection(const collections::Index<T::dimensions>& bounds,
+                                                         collections::Mapper<T::dimensions> mapper, A&&... args) {
+    return collections::make_mapped_collection<T>(*runtime_, bounds, std::move(mapper), std::forward<A>(args)...);
+  }
   /// Collective: a task collection running `body` with steal().options() (the steal flags, or
   /// what the program set there). Task must be trivially copyable (task_collection.hpp).
   template <collections::steal::Stealable Task>
@@ -92,7 +133,7 @@ class Context {
   /// (collections/checkpoint/checkpoint.hpp). Call it between phases. On failure (unwritable
   /// directory, no space left) rank 0 prints one message naming the path and every rank exits 2.
   void checkpoint(const std::filesystem::path& dir, std::span<const std::byte> app_state = {});
-  /// The same into --tessera_checkpoint_dir/phase.<next phase>, then removes all but the newest
+  /// The same into `--tessera_checkpoint_dir/phase.<next phase>`, then removes all but the newest
   /// --tessera_checkpoint_keep complete checkpoints there (and incomplete ones older than this
   /// one). Returns the checkpoint's directory. Without --tessera_checkpoint_dir: one message, exit 2.
   std::filesystem::path checkpoint_now(std::span<const std::byte> app_state = {});
@@ -123,9 +164,10 @@ class Context {
   const std::string& program() const { return program_; }
 
  private:
-  void start(int& argc, char**& argv, MPI_Comm app_comm);
+  void start(int& argc, char**& argv, MPI_Comm app_comm, const ContextOptions* preset = nullptr);
   void check_checkpoint_dir() const;
   void remove_old_checkpoints(const std::filesystem::path& newest) const;
+  void print_advice() const;  // --tessera_lb_advise, rank 0, once the LB data files are complete
 
   collections::CollectionFlags collection_flags_;
   lb_manager::LbDataFlags lb_data_flags_;

@@ -12,7 +12,10 @@
 //   strategy reaches on each phase's loads (lbsim's `report --strategy`);
 // - migrations per phase: objects recorded on another rank than in the phase before;
 // - the distribution of object loads of the chosen phase (a histogram on log-spaced bins);
-// - the heaviest communication edges of the chosen phase, by bytes, and whether each crosses ranks.
+// - the heaviest communication edges of the chosen phase, by bytes, and whether each crosses ranks;
+// - when the caller supplies it, the balancer advisor's ranking (advisor.hpp; lbsim's `report`
+//   adds it by default): an "Advice" table of options with predicted time, gain, migrations, LB
+//   seconds and the --tessera_lb_* flags of each.
 // Loads are seconds, as in the data.
 #include <cstddef>
 #include <cstdint>
@@ -25,6 +28,17 @@
 
 namespace tessera::lb {
 
+// One row of the Advice section.
+struct ReportAdvice {
+  std::size_t rank = 1;  // place in the advisor's whole ranking, from 1
+  std::string option;   // e.g. "TemperedLB iters=4 deterministic=true, every 10, linear:5"
+  std::string flags;    // the --tessera_lb_* flags; empty for no LB
+  double predicted_s = 0.0;
+  double gain = 1.0;    // predicted time of no LB / predicted_s
+  std::int64_t migrations = 0;
+  double lb_s = 0.0;
+};
+
 struct ReportOptions {
   std::string title = "Tessera LB report";
   std::optional<PhaseId> phase;          // the bar chart, histogram and edges' phase
@@ -33,6 +47,8 @@ struct ReportOptions {
   std::size_t top_edges = 20;
   std::vector<double> balanced_imbalance;  // per phase (in phase_ids() order), or empty
   std::string balanced_label;              // e.g. "TemperedLB", shown with balanced_imbalance
+  std::vector<ReportAdvice> advice;        // ranked best first, or empty (no Advice section)
+  std::string advice_note;                 // how the advice was computed (costs, bandwidth's source)
 };
 
 // What the report draws, computed from the data (and testable without HTML).
@@ -65,6 +81,8 @@ struct ReportData {
   std::vector<std::int64_t> bin_counts;    // bin_edges.size() - 1 counts
   std::int64_t zero_load_objects = 0;      // objects with load 0, outside the log bins
   std::vector<HeavyEdge> edges;            // heaviest first
+  std::vector<ReportAdvice> advice;        // as given in the options
+  std::string advice_note;
 };
 
 // Throws DataError when the data has no phase or the requested phase is absent.

@@ -114,17 +114,26 @@ struct RuntimeFlags : FlagGroup {
   std::size_t coalesce_bytes = 16384;  ///< a destination's batch leaves once it holds this much
   bool shm = true;                     ///< shared-memory rings between the ranks of a node
   std::size_t shm_ring_bytes = 0;      ///< bytes per ring; 0: automatic (up to 1 MiB)
-  std::string transport = "mpi";       ///< network between ranks: mpi or ofi (libfabric)
-  std::string ofi_provider;            ///< libfabric provider; empty: the first that fits
-  std::size_t ofi_eager_bytes = 65536; ///< ofi: larger messages go by rendezvous
-  double ofi_peer_timeout = 60;        ///< ofi: seconds an unreachable peer is waited for; 0: forever
+  std::string transport = "mpi";       ///< network between ranks: a transport registry name
+  std::string transport_args;          ///< its keys, "key=value ..." (transport_registry.hpp)
+  // Before the transport registry: the ofi keys as flags of their own. Still accepted with
+  // --tessera_transport=ofi, with a deprecation warning; unset when empty or negative.
+  std::string ofi_provider;
+  double ofi_eager_bytes = -1;
+  double ofi_peer_timeout = -1;
   bool help = false;
+  bool help_transports = false;  ///< --tessera_help_transports: every transport and its keys
+  bool help_markdown = false;  ///< --tessera_help_markdown: the flags reference (docs/flags.md)
 
   void describe(FlagTable& table) override;
   void validate() const override;
+  /// --tessera_transport_args with the deprecated --tessera_ofi_* flags given appended as keys
+  /// (with --tessera_transport=ofi only, as before), and one warning per deprecated flag.
+  std::string network_args(std::vector<std::string>* warnings = nullptr) const;
 };
 
-/// Outcome of parsing: whether help was requested, and its text.
+/// Outcome of parsing: whether help was requested (--tessera_help, or --tessera_help_markdown for
+/// the Markdown reference), and its text.
 struct ParsedFlags {
   bool help = false;
   std::string help_text;

@@ -74,7 +74,12 @@ struct RuntimeOptions {
   MPI_Comm app_comm = MPI_COMM_NULL;
   /// Flags of layers above the runtime, parsed together with the runtime's own.
   std::vector<FlagGroup*> flag_groups;
-  MpiTransportOptions transport;
+  /// The transport's settings; the flags (--tessera_transport, _args, --tessera_shm, ...) override them.
+  TransportOptions transport;
+  /// The runtime's and the trace's flags as set in code (tessera::ContextOptions); the
+  /// `--tessera_` arguments, if any, are parsed over them, and both are validated as flags are.
+  const RuntimeFlags* flags = nullptr;
+  const TraceFlags* trace_flags = nullptr;
   /// Argument-parsing failures and --tessera_help exit the process (the default, for
   /// applications); tests that check the messages set this to false to get a tessera::Error.
   bool exit_on_flag_error = true;
@@ -104,8 +109,8 @@ class Runtime {
   /// The whole map: every rank's node, node sizes, each rank's place within its node.
   const NodeMap& node_map() const { return nodes_; }
   const RuntimeFlags& flags() const { return flags_; }
-  /// The libfabric provider in use with --tessera_transport=ofi (the one chosen when
-  /// --tessera_ofi_provider was left empty), or "" over MPI.
+  /// The libfabric provider in use with --tessera_transport=ofi (the one chosen when the key
+  /// `provider` was left empty), or "" over MPI.
   std::string network_provider() const;
   /// The idle spin window in microseconds: --tessera_idle_spin_us, or what auto chose for this node
   /// at start-up (the window of a rank with a core of its own, while it is not descheduled).
@@ -120,7 +125,7 @@ class Runtime {
   Tracer* tracer() const { return tracer_; }
 
   /// Ends the job on an error every rank found alike (the same flags, the same checkpoint
-  /// manifest): call it on every rank. Rank 0 prints "tessera: <message>" once and every rank
+  /// manifest): call it on every rank. Rank 0 prints `tessera: <message>` once and every rank
   /// exits with code 2, without MPI_Abort. An error only one rank can see goes to fatal() instead.
   [[noreturn]] void stop(const std::string& message) const;
 

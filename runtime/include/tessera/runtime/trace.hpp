@@ -22,7 +22,7 @@
 /// ping-pong at start-up (Cristian's method: the round trip with the shortest time wins, error at
 /// most half of it), as Projections does, and passes it to the ranks of its node.
 ///
-/// Events are kept in memory and written to DIR/rank.<r>.json (a JSON array, one event per line)
+/// Events are kept in memory and written to `DIR/rank.<r>.json` (a JSON array, one event per line)
 /// at phase ends, at the next scheduler turn outside any handler once the buffer passes
 /// kWriteEvents, and at the end of the run; never inside a handler. At the end rank 0 joins the
 /// ranks' files into DIR/trace.json (`tessera-trace-merge DIR -o FILE` does the same offline,
@@ -84,7 +84,7 @@ class Tracer {
   /// Events buffered before a write is due.
   static constexpr std::size_t kWriteEvents = 1 << 16;
 
-  /// Opens DIR/rank.<rank>.json (creating DIR). Throws Error naming the path when it cannot.
+  /// Opens `DIR/rank.<rank>.json` (creating DIR). Throws Error naming the path when it cannot.
   /// `origin_ns` is rank 0's clock at the trace's start, `offset` this rank's from align_clock.
   Tracer(const TraceFlags& flags, int rank, int size, std::int64_t origin_ns, ClockOffset offset);
   ~Tracer();

@@ -66,55 +66,40 @@ class Transport {
 /// The MPI tag of every active message on Tessera's communicator.
 inline constexpr int kMpiTransportTag = 7001;
 
-struct MpiTransportOptions {
-  /// Size of each pre-posted receive; a batch larger than this travels as a header plus a
-  /// separately received payload (one more small message, and a receive the runtime waits on).
-  /// Keep it at least the coalescing threshold.
-  std::size_t eager_bytes = 262144;
+/// What the runtime hands every network transport, beside the transport's own keys
+/// (transport_registry.hpp): which network, the node's shared-memory rings in front of it, and the
+/// buffer pooling all network transports share (runtime/src/buffer_pool.hpp).
+struct TransportOptions {
+  /// The network between ranks (`--tessera_transport`): a name in TransportRegistry::builtin().
+  std::string network = "mpi";
+  /// Its keys (`--tessera_transport_args`), `"key=value ..."`, checked against the transport's list.
+  std::string network_args;
+  /// Ranks of one node exchange batches through shared-memory rings instead of the network
+  /// (`--tessera_shm`); see make_transport().
+  bool shared_memory = true;
+  /// Bytes of each shared-memory ring (one per ordered pair of ranks on a node); 0 picks up to
+  /// 1 MiB, within 64 MiB for a node's rings but never under 64 KiB. Batches above a quarter of
+  /// it go through the network.
+  std::size_t ring_bytes = 0;
   /// Capacity of the pooled buffers that outgoing batches are packed into (a batch that outgrows
   /// one grows on its own and is pooled with the large buffers). Keep it above the coalescing
   /// threshold.
   std::size_t pool_bytes = 32768;
   /// Buffers larger than pool_bytes kept after their send or receive completes, for reuse by
-  /// the next large message of a similar size, in total bytes. Freshly allocated memory costs a
-  /// page fault per 4 KiB page on first touch, more than copying into a mapped page.
+  /// the next large message of a similar size, in total bytes.
   std::size_t large_pool_bytes = std::size_t{64} << 20;
-  /// Messages above this many bytes use a derived datatype instead of an int count; lowered
+  /// mpi: messages above this many bytes use a derived datatype instead of an int count; lowered
   /// only by tests, to exercise that path without allocating gigabytes.
   std::size_t max_int_count = 0x7fffffff;
-  /// Ranks of one node exchange batches through shared-memory rings instead of MPI
-  /// (`--tessera_shm`); see make_transport().
-  bool shared_memory = true;
-  /// Bytes of each shared-memory ring (one per ordered pair of ranks on a node); 0 picks up to
-  /// 1 MiB, within 64 MiB for a node's rings but never under 64 KiB. Batches above a quarter of
-  /// it go through MPI.
-  std::size_t ring_bytes = 0;
-  /// The network between ranks (`--tessera_transport`): "mpi" or "ofi" (libfabric).
-  std::string network = "mpi";
-  /// The libfabric provider (`--tessera_ofi_provider`), e.g. "tcp;ofi_rxm"; empty: the first
-  /// FI_EP_RDM provider with the capabilities the ofi transport needs.
-  std::string ofi_provider;
-  /// Messages up to this many bytes travel eagerly into pre-posted receives of this size; larger
-  /// ones by rendezvous (an RMA read of the sender's registered buffer). At least 32 bytes.
-  std::size_t ofi_eager_bytes = 65536;
-  /// Seconds a peer may refuse every message before the ofi transport stops the job naming it
-  /// (`--tessera_ofi_peer_timeout`): a killed rank's connections are refused. 0: wait forever.
-  double ofi_peer_timeout = 60;
 };
 
-/// The MPI backend. `comm` must stay valid for the transport's life (the runtime's duplicate).
-std::unique_ptr<Transport> make_mpi_transport(void* mpi_comm, MpiTransportOptions options = {});
-
-/// The libfabric backend (runtime/README.md, "The ofi transport"): FI_EP_RDM endpoints whose
-/// addresses are exchanged over `mpi_comm`. Collective over `mpi_comm`, and so is destroying it.
-/// Throws tessera::Error, on every rank alike, when no provider fits (naming the providers
-/// available or the missing capability) or when Tessera was built without libfabric.
-std::unique_ptr<Transport> make_ofi_transport(void* mpi_comm, MpiTransportOptions options = {});
-
-/// The runtime's transport: the MPI backend (or, with `options.network` "ofi", the libfabric one), and, with `options.shared_memory` and more than one
-/// rank of `comm` on this node, shared-memory rings between the node's ranks in front of it
-/// (node_transport.cpp; per-pair order holds across both paths). Collective over `comm`, and so
-/// is destroying it. Throws tessera::Error for a ring size below 4096 bytes or not a multiple of 64.
-std::unique_ptr<Transport> make_transport(void* mpi_comm, MpiTransportOptions options = {});
+/// The runtime's transport: the network transport `options.network` names (registered in
+/// transport_registry.hpp, with `options.network_args` as its keys), and, with
+/// `options.shared_memory` and more than one rank of `comm` on this node, shared-memory rings
+/// between the node's ranks in front of it (node_transport.cpp; per-pair order holds across both
+/// paths). Collective over `comm`, and so is destroying it. Throws tessera::Error, on every rank
+/// alike, for an unknown network, a bad key, a ring size below 4096 bytes or not a multiple of 64,
+/// or what the network transport's set-up refuses.
+std::unique_ptr<Transport> make_transport(void* mpi_comm, TransportOptions options = {});
 
 }  // namespace tessera

@@ -21,7 +21,7 @@ namespace tessera::collections::checkpoint {
 struct CollectionEntry {
   std::uint64_t ordinal = 0;        ///< creation order among the program's collections, from 0
   std::uint64_t id = 0;             ///< runtime target id when written (informative)
-  std::string type;                 ///< the element type's tag (Collection<T>::type_tag)
+  std::string type;                 ///< the element type's tag (`Collection<T>::type_tag`)
   std::vector<std::int64_t> shape;  ///< bounds per dimension
 };
 

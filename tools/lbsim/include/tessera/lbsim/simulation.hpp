@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "tessera/lb/load_model.hpp"
 #include "tessera/lb/statistics.hpp"
 #include "tessera/lb/strategy.hpp"
 #include "tessera/lb/tempered_lb.hpp"
@@ -17,6 +18,13 @@ namespace tessera::lbsim {
 // With a different rank count (a what-if), recorded rank r's objects start on rank r mod ranks.
 // Throws InputError if the phase is missing (listing the phases there are) or ranks < 0.
 std::vector<lb::StrategyInput> phase_inputs(const lb::LbData& data, lb::PhaseId phase, lb::Rank ranks = 0);
+
+// phase_inputs of `phase` with every object's load replaced by `model`'s prediction from its
+// loads in the data's phases up to and including `phase` (file order; lb/load_model.hpp): what a
+// live run with --tessera_lb_model would show the strategy after that phase. Throws as
+// phase_inputs does.
+std::vector<lb::StrategyInput> predicted_inputs(const lb::LbData& data, lb::PhaseId phase,
+                                                const lb::LoadModelSpec& model, lb::Rank ranks = 0);
 
 struct SimResult {
   lb::Statistics before;          // rank work, before balancing

@@ -8,7 +8,23 @@
 ///   --tessera_lb_data_file=STEM.%p.json file name per rank, %p is the rank (default data.%p.json)
 ///   --tessera_lb_data_compress          brotli-compress the files (readers decide by content)
 ///   --tessera_lb_report=FILE            at the end, rank 0 writes the HTML report of the files
-///                                       (tessera/lb/report.hpp); implies --tessera_lb_data
+///                                       (tessera/lb/report.hpp) with the advisor's Advice section
+///                                       (tessera/lb/advisor.hpp); implies --tessera_lb_data
+///   --tessera_lb_advise                 at the end, rank 0 replays the files under the advisor's
+///                                       grid (tessera/lb/advisor.hpp) and prints its top three
+///                                       options with their predicted gain over this run; implies
+///                                       --tessera_lb_data
+///
+/// Each rank's metadata also carries `phase_time_s`: for each phase in the file, in order, the
+/// seconds on this rank, on the load clock (wall, or thread CPU time with
+/// --tessera_lb_load_clock=cpu), from the end of the previous phase_end() (its balancing included)
+/// to the record of this one; the first phase counts from the output's construction. The phase's time
+/// beyond its objects' loads (waiting, collectives, the runtime's own work) is what `lbsim advise`
+/// takes from it; vt and LBAF readers ignore the key.
+///
+/// An element whose type has `double footprint_bytes() const` (collections/phase.hpp) carries it
+/// as its task's user_defined `task_footprint_bytes` (vt's and LBAF's name): what the work model's
+/// memory terms and the advisor's migration cost read.
 ///
 /// Entities: an element is {seq_id: linear id, collection_id, index, home, migratable: true};
 /// the rank's own time (handlers outside elements) is one non-migratable entity per rank,
@@ -18,7 +34,9 @@
 #include <tessera/runtime/flags.hpp>
 #include <tessera/runtime/node_map.hpp>
 
+#include <functional>
 #include <filesystem>
+#include <vector>
 #include <string>
 
 namespace tessera::lb_manager {
@@ -29,6 +47,10 @@ struct LbDataFlags : FlagGroup {
   std::string file = "data.%p.json";
   bool compress = false;
   std::string report;  ///< HTML report file; empty: none
+  bool advise = false;  ///< print the advisor's top three options at the end
+
+  /// True when the run records LB data: --tessera_lb_data, or a flag that reads it at the end.
+  bool recording() const { return enabled || advise || !report.empty(); }
 
   void describe(FlagTable& table) override;
   /// Throws tessera::Error unless `file` has the form STEM.%p.json.
@@ -50,18 +72,28 @@ class LbDataOutput {
  public:
   /// `nodes`: the job's node map (Runtime::node_map()), written as metadata.shared_node; nullptr
   /// writes none (readers then take every rank for a node of its own).
-  LbDataOutput(const LbDataFlags& flags, int rank, const NodeMap* nodes = nullptr) : flags_(flags) {
+  /// `now`: the load clock in seconds (collections::PhaseManager::now), what phase_time_s is
+  /// measured on.
+  LbDataOutput(const LbDataFlags& flags, int rank, const NodeMap* nodes, std::function<double()> now)
+      : flags_(flags), now_(std::move(now)), mark_(now_()) {
     data_.rank = rank;
     if (nodes != nullptr) data_.shared_node = shared_node(*nodes, rank);
   }
-  void add(const collections::PhaseRecord& record) { data_.phases.push_back(to_lb_phase(record)); }
-  const lb::RankData& data() const { return data_; }
-  /// Writes DIR/STEM.<rank>.json. Throws lb::DataError if it cannot.
+  /// Keeps the record, and the seconds since construction or the last phase_done().
+  void add(const collections::PhaseRecord& record);
+  /// Marks the end of a phase's close (after balancing): the next phase's time starts here.
+  void phase_done() { mark_ = now_(); }
+  /// The rank's data as write() writes it (phase_time_s in its metadata).
+  lb::RankData data() const;
+  /// Writes `DIR/STEM.<rank>.json`. Throws lb::DataError if it cannot.
   void write() const;
 
  private:
   const LbDataFlags& flags_;
   lb::RankData data_;
+  std::function<double()> now_;  // the load clock, seconds
+  std::vector<double> phase_time_s_;
+  double mark_ = 0.0;
 };
 
 }  // namespace tessera::lb_manager

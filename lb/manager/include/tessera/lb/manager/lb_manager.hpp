@@ -7,14 +7,18 @@
 ///   2. the --tessera_lb_file schedule's entry for p (lb/schedule.hpp);
 ///   3. --tessera_lb_name with --tessera_lb_args when p % --tessera_lb_interval == 0, or, with
 ///      --tessera_lb_interval=auto (or an `auto` schedule line), when the imbalance since the last
-///      balancing has cost more than it (auto_interval.hpp: one allreduce per phase; rank 0 logs
+///      balancing has cost more than it (lb/auto_interval.hpp: one allreduce per phase; rank 0 logs
 ///      each decision and its reason at --tessera_log_level=info).
 /// Balancing then:
 ///   - builds this rank's LB input from the PhaseRecord exactly as LB data output writes it
 ///     (lb_data_output.hpp: elements with their loads, the rank's own time as one non-migratable
 ///     object, communication edges), keeping the objects still on this rank, with each load
-///     passed through the load model (default: the last phase's load predicts the next, so a
-///     replay of the dumped phase in lbsim sees exactly what the live strategy saw);
+///     predicted by the load model of --tessera_lb_model (lb/load_model.hpp) from the object's
+///     history of counted loads (what set_load_model's function makes of each measured load; the
+///     measured load itself by default). Every phase end records the history, balanced or not, and
+///     a migrating object's history goes with it to its new rank. With the default, persistence,
+///     the last phase's load predicts the next, so a replay of the dumped phase in lbsim sees
+///     exactly what the live strategy saw;
 ///   - runs the strategy collectively on the LiveBackend;
 ///   - migrates this rank's share of the plan and waits until every element has arrived;
 ///   - reduces the statistics (balance_report.hpp) with one allreduce, prints the line on rank 0
@@ -22,10 +26,11 @@
 /// Errors: request() with an unknown strategy or argument throws tessera::Error before anything
 /// moves; a plan naming an object that is not an element here is fatal (a strategy bug).
 #include <tessera/collections/phase.hpp>
-#include <tessera/lb/manager/auto_interval.hpp>
 #include <tessera/lb/manager/balance_report.hpp>
 #include <tessera/lb/manager/lb_flags.hpp>
 #include <tessera/lb/manager/live_backend.hpp>
+#include <tessera/lb/auto_interval.hpp>
+#include <tessera/lb/load_model.hpp>
 #include <tessera/lb/strategy.hpp>
 
 #include <functional>
@@ -35,7 +40,8 @@
 
 namespace tessera::lb_manager {
 
-/// Predicts an object's load in the next phase (seconds) from what it measured in `phase`.
+/// What an object's measured load in `phase` counts as (seconds), before the load model predicts
+/// from it; e.g. 0 for objects the application wants strategies to ignore.
 using LoadModel = std::function<double(const lb::LbObject& measured, lb::PhaseId phase)>;
 
 /// This rank's LB input for the phase of `record`, as LB data output describes it (loads as
@@ -51,7 +57,7 @@ class LbManager {
   /// flags' strategy when `strategy` is empty. Every rank must make the same request. Throws
   /// tessera::Error for an unknown strategy or argument, or when neither names a strategy.
   void request(std::string strategy = {}, std::string args = {});
-  /// Replaces the load model; nullptr restores the default (measured load predicts the next).
+  /// Replaces what a measured load counts as; nullptr restores the default (the measured load).
   void set_load_model(LoadModel model) { model_ = std::move(model); }
 
   /// Collective: balances after the phase of `record` if the flags or a request say so and
@@ -60,6 +66,11 @@ class LbManager {
 
   /// The report of the last phase end: set when that phase balanced, empty when it did not.
   const std::optional<BalanceReport>& last_report() const { return last_report_; }
+  /// Whether strategies see non-migratable objects' loads: false when the counted-load function
+  /// (set_load_model) makes a fixed object of 1 s count as 0, as tessera-pic's does.
+  bool counts_fixed_loads() const;
+  /// Seconds spent balancing so far (strategy + migration, the slowest rank's, summed over balancings).
+  double balancing_s() const { return balancing_s_; }
   /// This rank's share of the last plan applied (migrations off this rank).
   const lb::Plan& last_plan() const { return last_plan_; }
   /// The input the strategy saw on this rank at the last balancing (after the load model).
@@ -72,6 +83,8 @@ class LbManager {
     std::string reason;      // why this phase balances, for the statistics line
     bool automatic = false;  // decided by the auto interval, which then learns the cost
   };
+  /// Counts and records this phase's loads into the history; returns the predicted input.
+  lb::StrategyInput predicted_input(const collections::PhaseRecord& record);
   std::optional<Choice> choose(const collections::PhaseRecord& record);
   std::optional<Choice> decide_automatically(const collections::PhaseRecord& record, Choice choice);
   BalanceReport balance(const collections::PhaseRecord& record, const Choice& choice);
@@ -85,11 +98,14 @@ class LbManager {
   std::optional<lb::Schedule> schedule_;
   LiveBackend backend_;
   LoadModel model_;
+  lb::LoadHistory history_;
+  lb::StrategyInput predicted_;  // this phase's input under the load model (set in phase_end)
   std::optional<Choice> requested_;
-  AutoInterval auto_interval_;
+  lb::AutoInterval auto_interval_;
   lb::Plan last_plan_;
   lb::StrategyInput last_input_;
   std::optional<BalanceReport> last_report_;
+  double balancing_s_ = 0.0;
 };
 
 }  // namespace tessera::lb_manager

@@ -76,6 +76,9 @@ class Color : public collections::Element<Color, 2> {
 
   /// Particles this color holds: in its tile and waiting in its inbox.
   std::uint64_t held() const;
+  /// Bytes of the particles it holds (tile and inbox): what migrating it moves, as the LB data
+  /// records it (task_footprint_bytes) for the advisor's migration cost.
+  double footprint_bytes() const { return static_cast<double>(held() * sizeof(Particle)); }
 
   template <class Archive>
   void serialize(Archive& archive) {

@@ -1,10 +1,10 @@
-#include <tessera/lb/manager/auto_interval.hpp>
+#include "tessera/lb/auto_interval.hpp"
 
 #include <fmt/format.h>
 
 #include <algorithm>
 
-namespace tessera::lb_manager {
+namespace tessera::lb {
 
 AutoDecision AutoInterval::observe(double max_load, double avg_load) {
   // What two consecutive phases both lost: an imbalance that does not persist is noise.
@@ -26,4 +26,4 @@ void AutoInterval::balanced(double cost_s) {
   phases_ = 0;
 }
 
-}  // namespace tessera::lb_manager
+}  // namespace tessera::lb

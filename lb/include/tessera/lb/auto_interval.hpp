@@ -25,11 +25,12 @@
 /// shared core can be noisier than that, and then it balances again when the noise has added up
 /// to one balancing's cost.
 ///
-/// Every rank computes the same decision from the same reduced values.
+/// Every rank computes the same decision from the same reduced values. The rule needs no runtime, so
+/// it lives in lb's core: lbsim's advisor replays it on recorded phases (tools/lbsim, `advise`).
 #include <cstdint>
 #include <string>
 
-namespace tessera::lb_manager {
+namespace tessera::lb {
 
 struct AutoDecision {
   bool balance = false;
@@ -55,4 +56,4 @@ class AutoInterval {
   std::int64_t phases_ = 0;  // observed since the last balancing
 };
 
-}  // namespace tessera::lb_manager
+}  // namespace tessera::lb

@@ -1,4 +1,4 @@
-#include "tessera/lb/args.hpp"
+#include <tessera/keys.hpp>
 
 #include <charconv>
 #include <cmath>
@@ -7,7 +7,7 @@
 
 #include <fmt/format.h>
 
-namespace tessera::lb {
+namespace tessera {
 
 namespace {
 
@@ -45,6 +45,8 @@ bool valid(const KeySpec& spec, std::string_view value) {
     }
     case KeySpec::Kind::boolean:
       return parse_boolean(value).has_value();
+    case KeySpec::Kind::text:
+      return true;
     case KeySpec::Kind::choice:
       for (const auto& c : spec.choices) {
         if (c == value) return true;
@@ -52,6 +54,16 @@ bool valid(const KeySpec& spec, std::string_view value) {
       return false;
   }
   return false;
+}
+
+// A key without a numeric range (choice, boolean, text).
+KeySpec unbounded_key(std::string name, KeySpec::Kind kind, std::string default_value, std::string meaning) {
+  KeySpec spec;
+  spec.name = std::move(name);
+  spec.kind = kind;
+  spec.default_value = std::move(default_value);
+  spec.meaning = std::move(meaning);
+  return spec;
 }
 
 }  // namespace
@@ -66,22 +78,17 @@ KeySpec integer_key(std::string name, std::string default_value, std::string mea
 
 KeySpec choice_key(std::string name, std::string default_value, std::string meaning,
                    std::vector<std::string> choices) {
-  KeySpec spec;
-  spec.name = std::move(name);
-  spec.kind = KeySpec::Kind::choice;
-  spec.default_value = std::move(default_value);
-  spec.meaning = std::move(meaning);
+  KeySpec spec = unbounded_key(std::move(name), KeySpec::Kind::choice, std::move(default_value), std::move(meaning));
   spec.choices = std::move(choices);
   return spec;
 }
 
 KeySpec boolean_key(std::string name, std::string default_value, std::string meaning) {
-  KeySpec spec;
-  spec.name = std::move(name);
-  spec.kind = KeySpec::Kind::boolean;
-  spec.default_value = std::move(default_value);
-  spec.meaning = std::move(meaning);
-  return spec;
+  return unbounded_key(std::move(name), KeySpec::Kind::boolean, std::move(default_value), std::move(meaning));
+}
+
+KeySpec text_key(std::string name, std::string default_value, std::string meaning) {
+  return unbounded_key(std::move(name), KeySpec::Kind::text, std::move(default_value), std::move(meaning));
 }
 
 std::string KeySpec::allowed() const {
@@ -97,14 +104,27 @@ std::string KeySpec::allowed() const {
     case Kind::real: return range("a number");
     case Kind::integer: return range("an integer");
     case Kind::boolean: return "true or false";
+    case Kind::text: return "text";
     case Kind::choice: return "one of: " + fmt::format("{}", fmt::join(choices, ", "));
   }
   return {};
 }
 
+bool Args::given(std::string_view key) const {
+  for (const auto& name : given_)
+    if (name == key) return true;
+  return false;
+}
+
+std::string describe_keys(std::span<const KeySpec> keys) {
+  std::string out;
+  for (const auto& key : keys) out += fmt::format("  {}={}  ({})\n      {}\n", key.name, key.default_value, key.allowed(), key.meaning);
+  return out;
+}
+
 const std::string& Args::raw(std::string_view key) const {
   const auto it = values_.find(key);
-  if (it == values_.end()) throw std::out_of_range("strategy argument '" + std::string(key) + "' was not declared");
+  if (it == values_.end()) throw std::out_of_range("argument '" + std::string(key) + "' was not declared");
   return it->second;
 }
 
@@ -113,7 +133,7 @@ std::int64_t Args::integer(std::string_view key) const { return *parse_integer(r
 bool Args::boolean(std::string_view key) const { return *parse_boolean(raw(key)); }
 const std::string& Args::text(std::string_view key) const { return raw(key); }
 
-Args parse_args(std::string_view text, std::span<const KeySpec> keys, std::string_view strategy) {
+Args parse_args(std::string_view text, std::span<const KeySpec> keys, std::string_view owner) {
   std::map<std::string, std::string, std::less<>> values;
   for (const auto& spec : keys) values[spec.name] = spec.default_value;
   std::map<std::string, bool, std::less<>> given;
@@ -122,7 +142,7 @@ Args parse_args(std::string_view text, std::span<const KeySpec> keys, std::strin
   while (words >> word) {
     const auto eq = word.find('=');
     if (eq == std::string::npos || eq == 0 || eq + 1 == word.size()) {
-      throw ArgumentError(fmt::format("{}: malformed argument '{}': expected key=value", strategy, word));
+      throw ArgumentError(fmt::format("{}: malformed argument '{}': expected key=value", owner, word));
     }
     const std::string key = word.substr(0, eq);
     const std::string value = word.substr(eq + 1);
@@ -133,17 +153,20 @@ Args parse_args(std::string_view text, std::span<const KeySpec> keys, std::strin
     if (!spec) {
       std::vector<std::string> names;
       for (const auto& k : keys) names.push_back(k.name);
-      throw ArgumentError(fmt::format("{}: unknown key '{}'; valid keys: {}", strategy, key,
+      throw ArgumentError(fmt::format("{}: unknown key '{}'; valid keys: {}", owner, key,
                                       names.empty() ? std::string("(none)") : fmt::format("{}", fmt::join(names, ", "))));
     }
-    if (given[key]) throw ArgumentError(fmt::format("{}: key '{}' given twice", strategy, key));
+    if (given[key]) throw ArgumentError(fmt::format("{}: key '{}' given twice", owner, key));
     given[key] = true;
     if (!valid(*spec, value)) {
-      throw ArgumentError(fmt::format("{}: {}={}: expected {}", strategy, key, value, spec->allowed()));
+      throw ArgumentError(fmt::format("{}: {}={}: expected {}", owner, key, value, spec->allowed()));
     }
     values[key] = value;
   }
-  return Args(std::move(values));
+  std::vector<std::string> named;
+  for (const auto& [key, was_given] : given)
+    if (was_given) named.push_back(key);
+  return Args(std::move(values), std::move(named));
 }
 
-}  // namespace tessera::lb
+}  // namespace tessera
