@@ -40,7 +40,7 @@ struct Arrival {
 struct Arrivals {
   double load = 0.0;
   std::vector<Arrival> arrived;
-  void on_arrival(lb::comm::Context&, const Arrival& arriving) {
+  void on_arrival(lb::comm::Communicator&, const Arrival& arriving) {
     load += arriving.load;
     arrived.push_back(arriving);
   }
@@ -52,7 +52,7 @@ double arrive(lb::comm::Backend& backend, const lb::Plan& plan, const lb::Strate
   for (const auto& object : input.objects) loads.emplace(object.id, object.load);
   lb::comm::Team<Arrivals> team(backend, [](lb::Rank) { return Arrivals{}; });
   const auto handler = team.handler<&Arrivals::on_arrival>();
-  team.step([&](Arrivals&, lb::comm::Context& ctx) {
+  team.step([&](Arrivals&, lb::comm::Communicator& ctx) {
     for (const auto& m : plan.migrations)
       ctx.send(m.to, handler, Arrival{m.object, loads.at(m.object), history.take(m.object)});
   });

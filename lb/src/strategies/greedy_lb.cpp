@@ -20,12 +20,12 @@ struct GreedyRank {
   std::vector<Descriptor> pool;  // rank 0: every shed object
   std::vector<Migration> plan;   // moves of this rank's objects
 
-  void on_report(comm::Context& ctx, const ShedReport& report) {
+  void on_report(comm::Communicator& ctx, const ShedReport& report) {
     loads[static_cast<std::size_t>(ctx.source())] = report.remaining;
     headrooms[static_cast<std::size_t>(ctx.source())] = report.headroom;
     pool.insert(pool.end(), report.tasks.begin(), report.tasks.end());
   }
-  void on_moves(comm::Context&, const MoveOrder& order) {
+  void on_moves(comm::Communicator&, const MoveOrder& order) {
     plan.insert(plan.end(), order.moves.begin(), order.moves.end());
   }
 };
@@ -73,7 +73,7 @@ Plan GreedyLB::run(comm::Backend& backend, std::span<const StrategyInput> hosted
   const double threshold = options_.mode == Mode::full ? -std::numeric_limits<double>::infinity()
                                                        : options_.c * total / ranks;
 
-  team.step([&](GreedyRank& self, comm::Context& ctx) {
+  team.step([&](GreedyRank& self, comm::Communicator& ctx) {
     ShedReport shed;
     shed.remaining = self.input->load();
     shed.tasks = detail::shed_smallest(self.input->objects, ctx.rank(), shed.remaining, threshold);
@@ -82,7 +82,7 @@ Plan GreedyLB::run(comm::Backend& backend, std::span<const StrategyInput> hosted
   });
   team.run_until_quiet();
 
-  team.step_on(root, [&](GreedyRank& self, comm::Context& ctx) {
+  team.step_on(root, [&](GreedyRank& self, comm::Communicator& ctx) {
     std::vector<detail::Bin> bins(static_cast<std::size_t>(ranks));
     for (Rank r = 0; r < ranks; ++r) bins[static_cast<std::size_t>(r)] = detail::Bin{r, self.loads[static_cast<std::size_t>(r)], 1, self.headrooms[static_cast<std::size_t>(r)]};
     const auto assigned = detail::assign_largest_to_least(self.pool, bins);

@@ -109,7 +109,7 @@ struct HierRank {
   // On live ranks a child can report before this rank has started (it left the allreduce that
   // precedes the sweep first, and this rank ran its report while finishing that allreduce): what
   // arrived stays in the pool, and the sweep goes on only once this rank has started too.
-  void start(comm::Context& ctx) {
+  void start(comm::Communicator& ctx) {
     double remaining = input->load();
     std::vector<Descriptor> own = detail::shed_smallest(input->objects, ctx.rank(), remaining, shared->shed_above);
     ranks.shed = !own.empty();
@@ -119,13 +119,13 @@ struct HierRank {
     if (ranks.complete()) finish_up(ctx);
   }
 
-  void on_up(comm::Context& ctx, const ShedReport& report) {
+  void on_up(comm::Communicator& ctx, const ShedReport& report) {
     ranks.receive(ranks.bin_of(ctx.source()), ctx.source(), report);
     ++ranks.reported;
     if (started && ranks.complete()) finish_up(ctx);
   }
 
-  void finish_up(comm::Context& ctx) {
+  void finish_up(comm::Communicator& ctx) {
     if (ctx.rank() == root && !leader) {
       distribute(ctx, std::move(ranks.pool));
       return;
@@ -141,13 +141,13 @@ struct HierRank {
     }
   }
 
-  void on_up_nodes(comm::Context& ctx, const ShedReport& report) {
+  void on_up_nodes(comm::Communicator& ctx, const ShedReport& report) {
     nodes.receive(nodes.bin_of(ctx.source()), ctx.source(), report);
     ++nodes.reported;
     if (nodes.complete() && reported_own_node()) finish_up_nodes(ctx);
   }
 
-  void finish_up_nodes(comm::Context& ctx) {
+  void finish_up_nodes(comm::Communicator& ctx) {
     if (!reported_own_node()) return;  // the own node's report completes it
     if (ctx.rank() == root) {
       distribute_nodes(ctx, std::move(nodes.pool));
@@ -156,10 +156,10 @@ struct HierRank {
     ctx.send(nodes.parent, shared->up_nodes, nodes.serve(shared->serve_below));
   }
 
-  void on_down(comm::Context& ctx, const TaskList& list) { distribute(ctx, list.tasks); }
-  void on_down_nodes(comm::Context& ctx, const TaskList& list) { distribute_nodes(ctx, list.tasks); }
+  void on_down(comm::Communicator& ctx, const TaskList& list) { distribute(ctx, list.tasks); }
+  void on_down_nodes(comm::Communicator& ctx, const TaskList& list) { distribute_nodes(ctx, list.tasks); }
 
-  void distribute_nodes(comm::Context& ctx, std::vector<Descriptor> tasks) {
+  void distribute_nodes(comm::Communicator& ctx, std::vector<Descriptor> tasks) {
     nodes.deal(std::move(tasks));
     for (std::size_t i = 0; i < nodes.children.size(); ++i) {
       ctx.send(nodes.children[i], shared->down_nodes, TaskList{std::move(nodes.assigned[1 + i])});
@@ -167,7 +167,7 @@ struct HierRank {
     distribute(ctx, std::move(nodes.assigned[0]));
   }
 
-  void distribute(comm::Context& ctx, std::vector<Descriptor> tasks) {
+  void distribute(comm::Communicator& ctx, std::vector<Descriptor> tasks) {
     ranks.deal(std::move(tasks));
     for (std::size_t i = 0; i < ranks.children.size(); ++i) {
       ctx.send(ranks.children[i], shared->down, TaskList{std::move(ranks.assigned[1 + i])});
@@ -178,7 +178,7 @@ struct HierRank {
     detail::order_moves(ctx, shared->moves, arrived, [&](std::size_t) { return ctx.rank(); });
   }
 
-  void on_moves(comm::Context&, const MoveOrder& order) {
+  void on_moves(comm::Communicator&, const MoveOrder& order) {
     plan.insert(plan.end(), order.moves.begin(), order.moves.end());
   }
 
@@ -294,7 +294,7 @@ Plan HierLB::run(comm::Backend& backend, std::span<const StrategyInput> hosted) 
   shared.shed_above = options_.c * total / ranks;
   shared.serve_below = options_.d * total / ranks;
 
-  team.step([](HierRank& self, comm::Context& ctx) { self.start(ctx); });
+  team.step([](HierRank& self, comm::Communicator& ctx) { self.start(ctx); });
   team.run_until_quiet();
   return detail::collect_plan(team);
 }

@@ -34,7 +34,7 @@ struct MoveOrder {
 template <class Local>
 Plan collect_plan(comm::Team<Local>& team) {
   Plan plan;
-  team.step([&](Local& self, comm::Context&) {
+  team.step([&](Local& self, comm::Communicator&) {
     plan.migrations.insert(plan.migrations.end(), self.plan.begin(), self.plan.end());
   });
   plan.canonicalize();
@@ -44,7 +44,7 @@ Plan collect_plan(comm::Team<Local>& team) {
 // Sends every source rank the moves of its objects among `assigned` whose destination differs.
 // `destination(i)` gives the rank chosen for assigned[i].
 template <class Destination>
-void order_moves(comm::Context& ctx, comm::Handler<MoveOrder> handler,
+void order_moves(comm::Communicator& ctx, comm::Handler<MoveOrder> handler,
                  const std::vector<Assignment>& assigned, Destination&& destination) {
   std::vector<std::pair<Rank, Migration>> moves;
   for (std::size_t i = 0; i < assigned.size(); ++i) {

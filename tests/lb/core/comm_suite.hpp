@@ -32,7 +32,7 @@ struct Token {
 struct RingRank {
   Handler<Token> on_token_handler;
   std::vector<std::int32_t> seen;
-  void on_token(Context& ctx, const Token& token) {
+  void on_token(Communicator& ctx, const Token& token) {
     seen.push_back(token.hops);
     if (token.hops < ctx.size()) ctx.send((ctx.rank() + 1) % ctx.size(), on_token_handler, Token{token.hops + 1});
   }
@@ -41,11 +41,11 @@ struct RingRank {
 TYPED_TEST_P(CommSuite, TokenCirclesTheRingOnceUntilQuiet) {
   Team<RingRank> team(*this->backend_, [](Rank) { return RingRank{}; });
   const auto h = team.template handler<&RingRank::on_token>();
-  team.step([&](RingRank& self, Context&) { self.on_token_handler = h; });
-  team.step_on(0, [&](RingRank&, Context& ctx) { ctx.send(1 % ctx.size(), h, Token{1}); });
+  team.step([&](RingRank& self, Communicator&) { self.on_token_handler = h; });
+  team.step_on(0, [&](RingRank&, Communicator& ctx) { ctx.send(1 % ctx.size(), h, Token{1}); });
   team.run_until_quiet();
   const Rank p = team.size();
-  team.step([&](RingRank& self, Context& ctx) {
+  team.step([&](RingRank& self, Communicator& ctx) {
     if (ctx.rank() == 0) {
       EXPECT_EQ(self.seen, (p == 1 ? std::vector<std::int32_t>{1} : std::vector<std::int32_t>{p}));
     } else {
@@ -62,7 +62,7 @@ struct Hello {
 struct PairRank {
   std::vector<Hello> got;
   std::vector<Rank> sources;
-  void on_hello(Context& ctx, const Hello& m) {
+  void on_hello(Communicator& ctx, const Hello& m) {
     got.push_back(m);
     sources.push_back(ctx.source());
   }
@@ -72,11 +72,11 @@ TYPED_TEST_P(CommSuite, HandlerRunsOnDestinationAndKeepsPerPairOrder) {
   constexpr int count = 50;
   Team<PairRank> team(*this->backend_, [](Rank) { return PairRank{}; });
   const auto h = team.template handler<&PairRank::on_hello>();
-  team.step([&](PairRank&, Context& ctx) {
+  team.step([&](PairRank&, Communicator& ctx) {
     for (int i = 0; i < count; ++i) ctx.send((ctx.rank() + 1) % ctx.size(), h, Hello{ctx.rank(), i});
   });
   team.run_until_quiet();
-  team.step([&](PairRank& self, Context& ctx) {
+  team.step([&](PairRank& self, Communicator& ctx) {
     const Rank left = (ctx.rank() + ctx.size() - 1) % ctx.size();
     ASSERT_EQ(self.got.size(), static_cast<std::size_t>(count));
     for (int i = 0; i < count; ++i) {
@@ -94,7 +94,7 @@ struct Spawn {
 struct CascadeRank {
   Handler<Spawn> spawn;
   std::int64_t handled = 0;
-  void on_spawn(Context& ctx, const Spawn& m) {
+  void on_spawn(Communicator& ctx, const Spawn& m) {
     ++handled;
     if (m.depth == 0) return;
     // Each message causes two more, to ranks further round the ring: a binary tree of messages.
@@ -107,7 +107,7 @@ TYPED_TEST_P(CommSuite, RunUntilQuietDeliversMessagesCausedByMessages) {
   constexpr int depth = 6;
   Team<CascadeRank> team(*this->backend_, [](Rank) { return CascadeRank{}; });
   const auto h = team.template handler<&CascadeRank::on_spawn>();
-  team.step([&](CascadeRank& self, Context& ctx) {
+  team.step([&](CascadeRank& self, Communicator& ctx) {
     self.spawn = h;
     ctx.send(ctx.rank(), h, Spawn{depth});
   });
@@ -184,18 +184,18 @@ struct Batch {
 
 struct BatchRank {
   std::vector<Batch> got;
-  void on_batch(Context&, const Batch& b) { got.push_back(b); }
+  void on_batch(Communicator&, const Batch& b) { got.push_back(b); }
 };
 
 TYPED_TEST_P(CommSuite, NestedSerializableMessageArrivesIntact) {
   Team<BatchRank> team(*this->backend_, [](Rank) { return BatchRank{}; });
   const auto h = team.template handler<&BatchRank::on_batch>();
-  team.step([&](BatchRank&, Context& ctx) {
+  team.step([&](BatchRank&, Communicator& ctx) {
     Batch b{{{"a", {ctx.rank()}}, {"", {}}, {std::string(300, 'x'), {1, 2, 3}}}, 0.125 * ctx.rank()};
     ctx.send((ctx.rank() + ctx.size() - 1) % ctx.size(), h, b);
   });
   team.run_until_quiet();
-  team.step([&](BatchRank& self, Context& ctx) {
+  team.step([&](BatchRank& self, Communicator& ctx) {
     const Rank right = (ctx.rank() + 1) % ctx.size();
     ASSERT_EQ(self.got.size(), 1u);
     const Batch& b = self.got[0];
@@ -212,7 +212,7 @@ TYPED_TEST_P(CommSuite, NestedSerializableMessageArrivesIntact) {
 TYPED_TEST_P(CommSuite, SendToRankOutsideRangeThrows) {
   Team<BatchRank> team(*this->backend_, [](Rank) { return BatchRank{}; });
   const auto h = team.template handler<&BatchRank::on_batch>();
-  team.step([&](BatchRank&, Context& ctx) {
+  team.step([&](BatchRank&, Communicator& ctx) {
     EXPECT_THROW(ctx.send(ctx.size(), h, Batch{}), std::out_of_range);
     EXPECT_THROW(ctx.send(-1, h, Batch{}), std::out_of_range);
   });

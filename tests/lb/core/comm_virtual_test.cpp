@@ -28,7 +28,7 @@ namespace {
 
 struct Log {
   std::vector<std::pair<Rank, std::int32_t>>* order;
-  void on_hello(Context& ctx, const Hello& m) { order->emplace_back(ctx.rank(), m.seq); }
+  void on_hello(Communicator& ctx, const Hello& m) { order->emplace_back(ctx.rank(), m.seq); }
 };
 
 TEST(VirtualBackend, DeliversInGlobalSendOrder) {
@@ -36,7 +36,7 @@ TEST(VirtualBackend, DeliversInGlobalSendOrder) {
   std::vector<std::pair<Rank, std::int32_t>> order;
   Team<Log> team(backend, [&](Rank) { return Log{&order}; });
   const auto h = team.handler<&Log::on_hello>();
-  team.step([&](Log&, Context& ctx) {
+  team.step([&](Log&, Communicator& ctx) {
     ctx.send(2 - ctx.rank(), h, Hello{ctx.rank(), 10 * ctx.rank()});
     ctx.send(0, h, Hello{ctx.rank(), 10 * ctx.rank() + 1});
   });
@@ -47,7 +47,7 @@ TEST(VirtualBackend, DeliversInGlobalSendOrder) {
 
 struct Busy {
   double sink = 0.0;
-  void on_hello(Context&, const Hello& m) {
+  void on_hello(Communicator&, const Hello& m) {
     for (int i = 0; i < 2'000'000; ++i) sink += 1e-9 * (i ^ m.seq);
   }
 };
@@ -56,7 +56,7 @@ TEST(VirtualBackend, AccountsMessagesBytesAndCpuToTheReceivingRank) {
   VirtualBackend backend(4, VirtualBackend::CpuTiming::on);
   Team<Busy> team(backend, [](Rank) { return Busy{}; });
   const auto h = team.handler<&Busy::on_hello>();
-  team.step([&](Busy&, Context& ctx) {
+  team.step([&](Busy&, Communicator& ctx) {
     if (ctx.rank() != 3) ctx.send(3, h, Hello{ctx.rank(), 1});
   });
   team.run_until_quiet();

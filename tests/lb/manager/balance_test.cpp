@@ -168,7 +168,9 @@ TEST(LbManager, HierLBFollowsTheNodeMapAndMatchesVirtualRanks) {
     // Rank 0's node mate takes a share of its surplus first.
     std::int64_t to_mate = 0;
     for (const auto& m : mine) to_mate += m.to == 1 ? 1 : 0;
-    if (rt.rank() == 0) EXPECT_GE(to_mate, 1);
+    if (rt.rank() == 0) {
+      EXPECT_GE(to_mate, 1);
+    }
   }
   EXPECT_EQ(total(rt, static_cast<std::int64_t>(out.here.size())), kPerRank * rt.size());
 }

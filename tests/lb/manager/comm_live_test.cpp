@@ -38,7 +38,7 @@ TEST(LiveBackend, EveryMessageOfAStepIsHandledBeforeQuietReturns) {
   const auto h = team.handler<&CascadeRank::on_spawn>();
   // Two rounds through the same backend: the second epoch starts where the first ended.
   for (int round = 1; round <= 2; ++round) {
-    team.step([&](CascadeRank& self, Context& ctx) {
+    team.step([&](CascadeRank& self, Communicator& ctx) {
       self.spawn = h;
       ctx.send((ctx.rank() + 1) % ctx.size(), h, Spawn{3});
     });

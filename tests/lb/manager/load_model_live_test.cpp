@@ -34,10 +34,10 @@ TEST(LbManagerLoadModel, LinearPredictsTheNextPhaseAndHistoryMigratesWithTheElem
   auto cells = make_collection<Cell>(rt, {2 * rt.size()});
   ctx.phase_end();  // phase 0: the collection's creation
   ctx.lb().set_load_model(growing);
-  if (rt.rank() == 0) cells.broadcast<&Cell::visit>();
+  if (rt.rank() == 0) cells.broadcast_from_this_rank<&Cell::visit>();
   const auto first = ctx.phase_end();  // phase 1: recorded, not balanced
   ctx.lb().request("RotateLB");
-  if (rt.rank() == 0) cells.broadcast<&Cell::visit>();
+  if (rt.rank() == 0) cells.broadcast_from_this_rank<&Cell::visit>();
   const auto second = ctx.phase_end();  // phase 2: balanced with the history of phases 1 and 2
   ASSERT_EQ(second.phase, first.phase + 1);
   // linear:2 through (e+1)(p), (e+1)(p+1) at the phase after: (e+1)(p+2), p = first.phase + 1.
@@ -49,7 +49,7 @@ TEST(LbManagerLoadModel, LinearPredictsTheNextPhaseAndHistoryMigratesWithTheElem
   // The elements now sit on rank r + 1. One more phase: had the history stayed behind, the model
   // would see one load and predict (e+1)(p+1); with it, the line continues to (e+1)(p+2).
   ctx.lb().request("RotateLB");
-  if (rt.rank() == 0) cells.broadcast<&Cell::visit>();
+  if (rt.rank() == 0) cells.broadcast_from_this_rank<&Cell::visit>();
   const auto third = ctx.phase_end();
   std::size_t checked = 0;
   for (const auto& o : ctx.lb().last_input().objects) {

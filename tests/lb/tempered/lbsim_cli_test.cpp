@@ -149,7 +149,9 @@ TEST(LbsimAdvise, RanksEveryGridRowOnARecording) {
   ASSERT_EQ(rows.size(), 145u);
   double none = -1.0;
   for (std::size_t i = 0; i < rows.size(); ++i) {
-    if (i > 0) EXPECT_LE(rows[i - 1]["predicted_s"].get<double>(), rows[i]["predicted_s"].get<double>());
+    if (i > 0) {
+      EXPECT_LE(rows[i - 1]["predicted_s"].get<double>(), rows[i]["predicted_s"].get<double>());
+    }
     if (rows[i]["flags"] == "") none = rows[i]["predicted_s"].get<double>();
   }
   const auto data = tessera::lb::read_lb_data(nolb);

@@ -13,7 +13,7 @@
 // Why a small abstract class rather than a C++20 concept over backends (the shape of
 // DARMA-tasking/LB's comm_traits.h): the backend is chosen at run time (lbsim vs. a live job) and
 // strategies are compiled once into tessera_lb instead of being templates in every header. The byte
-// level below is virtual; the typed layer on top (Team, Context, Handler) is a thin template that
+// level below is virtual; the typed layer on top (Team, Communicator, Handler) is a thin template that
 // serializes messages (serialize.hpp) and dispatches to member functions. Virtual-call cost is
 // negligible next to a message's serialization.
 //
@@ -140,10 +140,12 @@ struct encoded_of<M> {
 template <class M>
 using encoded_t = typename detail::encoded_of<M>::type;
 
-// The view one rank has while it runs a step or a handler.
-class Context {
+// The balancers' communicator: the view one rank has while it runs a step or a handler (its rank,
+// the rank count, the sender of the message being handled) and its way to send. (Named Context
+// before 1.0, a name tessera::Context now has alone.)
+class Communicator {
  public:
-  Context(Backend& backend, Rank self, Rank source = no_rank)
+  Communicator(Backend& backend, Rank self, Rank source = no_rank)
       : backend_(&backend), self_(self), source_(source) {}
 
   Rank rank() const { return self_; }
@@ -179,7 +181,7 @@ template <class Method>
 struct handler_traits;
 
 template <class L, class M>
-struct handler_traits<void (L::*)(Context&, const M&)> {
+struct handler_traits<void (L::*)(Communicator&, const M&)> {
   using local = L;
   using message = M;
 };
@@ -216,7 +218,7 @@ class Team {
     for (HandlerId id : handlers_) backend_.remove_handler(id);
   }
 
-  // Registers Method, a `void (Local::*)(Context&, const M&)`, as a message handler. Collective.
+  // Registers Method, a `void (Local::*)(Communicator&, const M&)`, as a message handler. Collective.
   template <auto Method>
   Handler<typename detail::handler_traits<decltype(Method)>::message> handler() {
     using traits = detail::handler_traits<decltype(Method)>;
@@ -225,7 +227,7 @@ class Team {
     using M = typename traits::message;
     const HandlerId id = backend_.add_handler(
         [this](Rank dest, Rank source, std::span<const std::byte> bytes) {
-          Context context(backend_, dest, source);
+          Communicator context(backend_, dest, source);
           if constexpr (ViewMessage<M>) {
             const M message(bytes);
             (local(dest).*Method)(context, message);
@@ -238,20 +240,20 @@ class Team {
     return Handler<M>{id};
   }
 
-  // Runs f(Local&, Context&) on every hosted rank. Collective.
+  // Runs f(Local&, Communicator&) on every hosted rank. Collective.
   template <class F>
   void step(F&& f) {
     backend_.for_each_local([&](Rank r) {
-      Context context(backend_, r);
+      Communicator context(backend_, r);
       f(local(r), context);
     });
   }
 
-  // Runs f(Local&, Context&) as rank r if hosted here. Collective (others do nothing).
+  // Runs f(Local&, Communicator&) as rank r if hosted here. Collective (others do nothing).
   template <class F>
   void step_on(Rank r, F&& f) {
     backend_.run_on(r, [&] {
-      Context context(backend_, r);
+      Communicator context(backend_, r);
       f(local(r), context);
     });
   }

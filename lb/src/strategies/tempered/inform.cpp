@@ -225,7 +225,7 @@ bool TemperedRank::knowledge_read_later(int round) const {
   return forwards_left_ > 0;
 }
 
-void TemperedRank::inform(comm::Context& ctx) {
+void TemperedRank::inform(comm::Communicator& ctx) {
   const double own = value();
   if (!(own < shared_->average)) return;
   const PeerBlocks blocks = shared_->blocks ? own_blocks() : PeerBlocks{};
@@ -234,19 +234,19 @@ void TemperedRank::inform(comm::Context& ctx) {
   send_gossip(ctx, 1, random);
 }
 
-void TemperedRank::forward_if_reached(comm::Context& ctx, int round) {
+void TemperedRank::forward_if_reached(comm::Communicator& ctx, int round) {
   if (reached_round_ != round || round >= shared_->rounds) return;
   Random random = stream(Stage::forward, static_cast<std::uint64_t>(round));
   send_gossip(ctx, round + 1, random);
 }
 
-void TemperedRank::report_underload(comm::Context& ctx) {
+void TemperedRank::report_underload(comm::Communicator& ctx) {
   const double own = value();
   if (own < shared_->average)
     ctx.send(0, shared_->underload, LoadReport{own, headroom(), shared_->blocks ? own_blocks() : PeerBlocks{}});
 }
 
-void TemperedRank::on_underload(comm::Context& ctx, const LoadReport& report) {
+void TemperedRank::on_underload(comm::Communicator& ctx, const LoadReport& report) {
   // Loads by rank (+inf where not underloaded), then, with memory limits, headrooms by rank.
   const auto ranks = static_cast<std::size_t>(shared_->size);
   if (underloads_.empty()) underloads_.assign(shared_->limited ? 2 * ranks : ranks, HUGE_VAL);
@@ -269,7 +269,7 @@ void TemperedRank::learn_all(const std::vector<double>& underloads, const std::v
   }
 }
 
-void TemperedRank::on_gossip(comm::Context& ctx, const GossipView& message) {
+void TemperedRank::on_gossip(comm::Communicator& ctx, const GossipView& message) {
   // A rank's load does not change during an inform stage, so a rank heard of twice carries the
   // same load both times and the union does not depend on arrival order.
   const std::int32_t heard = message.round();
@@ -293,7 +293,7 @@ void TemperedRank::on_gossip(comm::Context& ctx, const GossipView& message) {
   if (!knowledge_read_later(heard)) known_.release();
 }
 
-void TemperedRank::send_gossip(comm::Context& ctx, int round, Random& random) {
+void TemperedRank::send_gossip(comm::Communicator& ctx, int round, Random& random) {
   // Never back to a known underloaded rank, nor to itself.
   const auto targets = known_.sample_unknown(random, shared_->size, rank_,
                                              static_cast<std::size_t>(shared_->options->fanout));

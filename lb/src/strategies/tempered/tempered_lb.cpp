@@ -18,24 +18,24 @@ using Team = comm::Team<TemperedRank>;
 
 // Algorithm 1 for every rank: afterwards each rank that will transfer knows some underloaded ranks.
 void inform(Team& team, Shared& shared) {
-  team.step([](TemperedRank& self, comm::Context&) { self.reset_knowledge(); });
+  team.step([](TemperedRank& self, comm::Communicator&) { self.reset_knowledge(); });
   shared.underloaded = team.allreduce(comm::ReduceOp::sum, [](TemperedRank& self) {
     return std::int64_t{self.underloaded() ? 1 : 0};
   });
   if (shared.options->knowledge == TemperedOptions::Knowledge::complete) {
-    team.step([](TemperedRank& self, comm::Context& ctx) { self.report_underload(ctx); });
+    team.step([](TemperedRank& self, comm::Communicator& ctx) { self.report_underload(ctx); });
     team.run_until_quiet();
     const auto underloads = team.broadcast(0, [](TemperedRank& self) { return self.take_underloads(); });
     const auto blocks = shared.blocks ? team.broadcast(0, [](TemperedRank& self) { return self.take_underload_blocks(); })
                                       : std::vector<tempered::PeerBlocks>{};
-    team.step([&](TemperedRank& self, comm::Context&) { self.learn_all(underloads, blocks); });
+    team.step([&](TemperedRank& self, comm::Communicator&) { self.learn_all(underloads, blocks); });
     return;
   }
-  team.step([](TemperedRank& self, comm::Context& ctx) { self.inform(ctx); });
+  team.step([](TemperedRank& self, comm::Communicator& ctx) { self.inform(ctx); });
   team.run_until_quiet();
   if (!shared.options->deterministic) return;  // forwarded from the handlers, already quiet
   for (int round = 1; round < shared.rounds; ++round) {
-    team.step([&](TemperedRank& self, comm::Context& ctx) { self.forward_if_reached(ctx, round); });
+    team.step([&](TemperedRank& self, comm::Communicator& ctx) { self.forward_if_reached(ctx, round); });
     team.run_until_quiet();
   }
 }
@@ -62,15 +62,15 @@ void update_average(Team& team, Shared& shared) {
 // Work model with beta or gamma != 0: every recorded edge reaches the holders of its ends (and,
 // with a node map that groups ranks, the holders learn where the other ends are).
 void exchange_edges(Team& team, const Shared& shared) {
-  team.step([](TemperedRank& self, comm::Context& ctx) { self.send_to_directory(ctx); });
+  team.step([](TemperedRank& self, comm::Communicator& ctx) { self.send_to_directory(ctx); });
   team.run_until_quiet();
   if (shared.nodes) {
-    team.step([](TemperedRank& self, comm::Context& ctx) { self.share_locations(ctx); });
+    team.step([](TemperedRank& self, comm::Communicator& ctx) { self.share_locations(ctx); });
     team.run_until_quiet();
   }
-  team.step([](TemperedRank& self, comm::Context& ctx) { self.forward_edges(ctx); });
+  team.step([](TemperedRank& self, comm::Communicator& ctx) { self.forward_edges(ctx); });
   team.run_until_quiet();
-  team.step([](TemperedRank& self, comm::Context&) { self.attach_edges(); });
+  team.step([](TemperedRank& self, comm::Communicator&) { self.attach_edges(); });
 }
 
 }  // namespace
@@ -123,23 +123,23 @@ Plan TemperedLB::run(comm::Backend& backend, std::span<const StrategyInput> host
   report_.initial_imbalance = imbalance(team, shared.average);
   report_.best_imbalance = report_.initial_imbalance;
   for (int trial = 1; trial <= options_.trials; ++trial) {
-    team.step([](TemperedRank& self, comm::Context&) { self.restart_trial(); });
+    team.step([](TemperedRank& self, comm::Communicator&) { self.restart_trial(); });
     for (int iteration = 1; iteration <= options_.iters; ++iteration) {
       shared.trial = static_cast<std::uint64_t>(trial);
       shared.iteration = static_cast<std::uint64_t>(iteration);
       update_average(team, shared);
       inform(team, shared);
       if (options_.transfer == TemperedOptions::Transfer::sequential) {
-        team.step_on(0, [](TemperedRank& self, comm::Context& ctx) { self.take_turn(ctx, {}); });
+        team.step_on(0, [](TemperedRank& self, comm::Communicator& ctx) { self.take_turn(ctx, {}); });
       } else {
-        team.step([](TemperedRank& self, comm::Context& ctx) { self.propose(ctx); });
+        team.step([](TemperedRank& self, comm::Communicator& ctx) { self.propose(ctx); });
       }
       team.run_until_quiet();
-      team.step([](TemperedRank& self, comm::Context& ctx) { self.accept_arrivals(ctx); });
+      team.step([](TemperedRank& self, comm::Communicator& ctx) { self.accept_arrivals(ctx); });
       if (options_.transfer == TemperedOptions::Transfer::distributed &&
           (options_.admit == TemperedOptions::Admit::receiver || shared.modeled)) {
         team.run_until_quiet();
-        team.step([](TemperedRank& self, comm::Context&) { self.take_returns(); });
+        team.step([](TemperedRank& self, comm::Communicator&) { self.take_returns(); });
       }
 
       const auto counts = team.allreduce(comm::ReduceOp::sum, [](TemperedRank& self) {
@@ -153,15 +153,15 @@ Plan TemperedLB::run(comm::Backend& backend, std::span<const StrategyInput> host
         report_.best_imbalance = now;
         report_.best_trial = trial;
         report_.best_iteration = iteration;
-        team.step([](TemperedRank& self, comm::Context&) { self.remember_best(); });
+        team.step([](TemperedRank& self, comm::Communicator&) { self.remember_best(); });
       }
     }
   }
-  team.step([](TemperedRank& self, comm::Context& ctx) { self.send_plan(ctx); });
+  team.step([](TemperedRank& self, comm::Communicator& ctx) { self.send_plan(ctx); });
   team.run_until_quiet();
 
   Plan plan;
-  team.step([&](TemperedRank& self, comm::Context&) {
+  team.step([&](TemperedRank& self, comm::Communicator&) {
     plan.migrations.insert(plan.migrations.end(), self.plan().begin(), self.plan().end());
   });
   plan.canonicalize();

@@ -57,7 +57,7 @@ std::vector<Held> TemperedRank::take_accepted(const TransferOutcome& outcome) {
   return moving;
 }
 
-void TemperedRank::propose(comm::Context& ctx) {
+void TemperedRank::propose(comm::Communicator& ctx) {
   transfers_ = 0;
   rejected_ = 0;
   rejected_memory_ = 0;
@@ -87,7 +87,7 @@ void TemperedRank::propose(comm::Context& ctx) {
   for (const auto& [dest, message] : outgoing) ctx.send(dest, shared_->proposal, message);
 }
 
-void TemperedRank::take_turn(comm::Context& ctx, TurnToken token) {
+void TemperedRank::take_turn(comm::Communicator& ctx, TurnToken token) {
   transfers_ = 0;
   rejected_ = 0;
   const auto ranks = static_cast<std::size_t>(shared_->size);
@@ -139,11 +139,11 @@ void TemperedRank::take_turn(comm::Context& ctx, TurnToken token) {
   if (rank_ + 1 < shared_->size) ctx.send(rank_ + 1, shared_->turn, token);
 }
 
-void TemperedRank::on_proposal(comm::Context& ctx, const TransferMessage& message) {
+void TemperedRank::on_proposal(comm::Communicator& ctx, const TransferMessage& message) {
   arrivals_.emplace_back(ctx.source(), message);
 }
 
-void TemperedRank::accept_arrivals(comm::Context& ctx) {
+void TemperedRank::accept_arrivals(comm::Communicator& ctx) {
   // One message per (sender, receiver) per iteration, so the sender alone fixes the order.
   std::stable_sort(arrivals_.begin(), arrivals_.end(),
                    [](const auto& a, const auto& b) { return a.first < b.first; });
@@ -189,7 +189,7 @@ void TemperedRank::accept_arrivals(comm::Context& ctx) {
   for (const auto& [source, message] : back) ctx.send(source, shared_->returned, message);
 }
 
-void TemperedRank::on_returned(comm::Context& ctx, const TransferMessage& message) {
+void TemperedRank::on_returned(comm::Communicator& ctx, const TransferMessage& message) {
   returns_.emplace_back(ctx.source(), message.objects);
 }
 
@@ -199,7 +199,7 @@ void TemperedRank::take_returns() {
   returns_.clear();
 }
 
-void TemperedRank::send_plan(comm::Context& ctx) {
+void TemperedRank::send_plan(comm::Communicator& ctx) {
   std::map<Rank, PlanMessage> outgoing;
   for (const auto& held : best_) {
     if (held.origin != rank_) {
@@ -209,7 +209,7 @@ void TemperedRank::send_plan(comm::Context& ctx) {
   for (const auto& [origin, message] : outgoing) ctx.send(origin, shared_->plan, message);
 }
 
-void TemperedRank::on_plan(comm::Context&, const PlanMessage& message) {
+void TemperedRank::on_plan(comm::Communicator&, const PlanMessage& message) {
   plan_.insert(plan_.end(), message.moves.begin(), message.moves.end());
 }
 

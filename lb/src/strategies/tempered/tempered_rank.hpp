@@ -419,14 +419,14 @@ class TemperedRank {
   // --- work model (work_mode.cpp) ---
   // The edge exchange (beta != 0): send recorded edges to the directory ranks of their ends,
   // then the directory ranks pass them to the holders, which attach them to their objects.
-  void send_to_directory(comm::Context& ctx);
-  void on_directory(comm::Context& ctx, const DirectoryMessage& message);
+  void send_to_directory(comm::Communicator& ctx);
+  void on_directory(comm::Communicator& ctx, const DirectoryMessage& message);
   // With a grouping node map, between the two: each directory rank tells the directory rank of
   // every edge's other end where its own end is held.
-  void share_locations(comm::Context& ctx);
-  void on_locations(comm::Context& ctx, const LocationMessage& message);
-  void forward_edges(comm::Context& ctx);
-  void on_edges(comm::Context& ctx, const EdgeDelivery& message);
+  void share_locations(comm::Communicator& ctx);
+  void on_locations(comm::Communicator& ctx, const LocationMessage& message);
+  void forward_edges(comm::Communicator& ctx);
+  void on_edges(comm::Communicator& ctx, const EdgeDelivery& message);
   void attach_edges();
   std::int64_t rejected_memory() const { return rejected_memory_; }
 
@@ -434,37 +434,37 @@ class TemperedRank {
   // Forgets what the previous iteration learned.
   void reset_knowledge();
   // INFORM: an underloaded rank records itself and sends its load to `fanout` random ranks.
-  void inform(comm::Context& ctx);
+  void inform(comm::Communicator& ctx);
   // Synchronous rounds: forwards once if a message of round `round` arrived (and round < k).
-  void forward_if_reached(comm::Context& ctx, int round);
+  void forward_if_reached(comm::Communicator& ctx, int round);
   // Complete knowledge, without gossip: underloaded ranks report to rank 0, which broadcasts
   // every underloaded load indexed by rank (+inf where not underloaded); only ranks that will
   // transfer keep a copy.
-  void report_underload(comm::Context& ctx);
-  void on_underload(comm::Context& ctx, const LoadReport& report);
+  void report_underload(comm::Communicator& ctx);
+  void on_underload(comm::Communicator& ctx, const LoadReport& report);
   std::vector<double> take_underloads() { return std::move(underloads_); }
   std::vector<PeerBlocks> take_underload_blocks() { return std::move(underload_blocks_); }
   void learn_all(const std::vector<double>& underloads, const std::vector<PeerBlocks>& blocks);
-  void on_gossip(comm::Context& ctx, const GossipView& message);
+  void on_gossip(comm::Communicator& ctx, const GossipView& message);
 
   // --- transfer (Algorithm 2) ---
   // Runs TRANSFER on the current proposal and sends the accepted objects to their new ranks;
   // transfers() and rejected() count this iteration's decisions.
-  void propose(comm::Context& ctx);
+  void propose(comm::Communicator& ctx);
   std::int64_t transfers() const { return transfers_; }
   std::int64_t rejected() const { return rejected_; }
-  void on_proposal(comm::Context& ctx, const TransferMessage& message);
+  void on_proposal(comm::Communicator& ctx, const TransferMessage& message);
   // transfer=sequential: takes the objects the token carries for this rank, runs
   // transfer_in_turn against current loads (gossiped load + change), records its moves in the
   // token and passes it to the next rank. Rank 0 starts with an empty token.
-  void take_turn(comm::Context& ctx, TurnToken token);
-  void on_turn(comm::Context& ctx, const TurnToken& token) { take_turn(ctx, token); }
+  void take_turn(comm::Communicator& ctx, TurnToken token);
+  void on_turn(comm::Communicator& ctx, const TurnToken& token) { take_turn(ctx, token); }
   // Appends the objects proposed to this rank, in sender order (arrival order varies on a live
   // job, storage order must not: it is the "arbitrary" ordering of the next iteration). With
   // admit=receiver (distributed transfer) it admits them most loaded sender first while the
   // criterion holds against its own load so far, and sends the rest back.
-  void accept_arrivals(comm::Context& ctx);
-  void on_returned(comm::Context& ctx, const TransferMessage& message);
+  void accept_arrivals(comm::Communicator& ctx);
+  void on_returned(comm::Communicator& ctx, const TransferMessage& message);
   // Takes back the objects receivers returned, in receiver order.
   void take_returns();
 
@@ -472,8 +472,8 @@ class TemperedRank {
   void restart_trial() { held_ = start_; }
   void remember_best() { best_ = held_; }
   // Tells the origin of every object that ends up elsewhere in the best proposal.
-  void send_plan(comm::Context& ctx);
-  void on_plan(comm::Context& ctx, const PlanMessage& message);
+  void send_plan(comm::Communicator& ctx);
+  void on_plan(comm::Communicator& ctx, const PlanMessage& message);
 
   const std::vector<Migration>& plan() const { return plan_; }
 
@@ -489,15 +489,15 @@ class TemperedRank {
   std::vector<Peer> known_peers();
   // Removes the accepted objects from held_ and returns them, in decision order.
   std::vector<Held> take_accepted(const TransferOutcome& outcome);
-  void send_gossip(comm::Context& ctx, int round, Random& random);
+  void send_gossip(comm::Communicator& ctx, int round, Random& random);
   // The work and memory of the current proposal.
   RankWork modeled() const;
   double headroom() const { return has_limit() ? limit_ - modeled().memory() : HUGE_VAL; }
   // What this rank tells senders about its blocks (Shared::blocks only).
   PeerBlocks own_blocks() const;
   // Work-model TRANSFER (distributed) and admission of arrivals.
-  void propose_modeled(comm::Context& ctx);
-  void admit_modeled(comm::Context& ctx);
+  void propose_modeled(comm::Communicator& ctx);
+  void admit_modeled(comm::Communicator& ctx);
   // Cluster swaps (cluster_swap.cpp). A unit that arrived as a swap: admits it whole, alone or
   // in exchange for one of this rank's clusters (added to `back`), into `state`, or returns it
   // whole. Returns whether it was admitted.

@@ -52,7 +52,7 @@ PeerBlocks TemperedRank::own_blocks() const {
 
 // --- edge exchange -------------------------------------------------------------------------------
 
-void TemperedRank::send_to_directory(comm::Context& ctx) {
+void TemperedRank::send_to_directory(comm::Communicator& ctx) {
   std::map<Rank, DirectoryMessage> outgoing;  // ascending destination: a fixed send order
   for (const Held& held : start_) outgoing[directory_of(held.object.id, shared_->size)].objects.push_back(held.object.id);
   for (const LbEdge& edge : input_->edges) {
@@ -66,12 +66,12 @@ void TemperedRank::send_to_directory(comm::Context& ctx) {
   for (const auto& [dest, message] : outgoing) ctx.send(dest, shared_->directory, message);
 }
 
-void TemperedRank::on_directory(comm::Context& ctx, const DirectoryMessage& message) {
+void TemperedRank::on_directory(comm::Communicator& ctx, const DirectoryMessage& message) {
   for (const ObjectId& id : message.objects) directory_[id] = ctx.source();
   for (std::size_t i = 0; i < message.edges.size(); ++i) directory_edges_.emplace_back(message.endpoints[i], message.edges[i]);
 }
 
-void TemperedRank::share_locations(comm::Context& ctx) {
+void TemperedRank::share_locations(comm::Communicator& ctx) {
   std::map<Rank, std::set<std::pair<ObjectId, Rank>>> outgoing;  // ordered: a fixed send order and content
   for (const auto& [end, edge] : directory_edges_) {
     const auto it = directory_.find(end);
@@ -89,11 +89,11 @@ void TemperedRank::share_locations(comm::Context& ctx) {
   }
 }
 
-void TemperedRank::on_locations(comm::Context&, const LocationMessage& message) {
+void TemperedRank::on_locations(comm::Communicator&, const LocationMessage& message) {
   for (std::size_t i = 0; i < message.objects.size(); ++i) peer_holders_[message.objects[i]] = message.ranks[i];
 }
 
-void TemperedRank::forward_edges(comm::Context& ctx) {
+void TemperedRank::forward_edges(comm::Communicator& ctx) {
   std::map<Rank, EdgeDelivery> outgoing;
   std::map<Rank, std::set<std::pair<ObjectId, Rank>>> located;
   for (const auto& [end, edge] : directory_edges_) {
@@ -117,7 +117,7 @@ void TemperedRank::forward_edges(comm::Context& ctx) {
   for (const auto& [dest, delivery] : outgoing) ctx.send(dest, shared_->edges, delivery);
 }
 
-void TemperedRank::on_edges(comm::Context&, const EdgeDelivery& message) {
+void TemperedRank::on_edges(comm::Communicator&, const EdgeDelivery& message) {
   delivered_.insert(delivered_.end(), message.edges.begin(), message.edges.end());
   for (std::size_t i = 0; i < message.located.size(); ++i) located_[message.located[i]] = message.located_ranks[i];
 }
@@ -155,7 +155,7 @@ void TemperedRank::attach_edges() {
 
 // --- transfer in work ----------------------------------------------------------------------------
 
-void TemperedRank::propose_modeled(comm::Context& ctx) {
+void TemperedRank::propose_modeled(comm::Communicator& ctx) {
   const TemperedOptions& options = *shared_->options;
   const WorkModel& model = options.work;
   RankWork state = modeled();
@@ -294,7 +294,7 @@ void TemperedRank::propose_modeled(comm::Context& ctx) {
   for (const auto& [dest, message] : outgoing) ctx.send(dest, shared_->proposal, message);
 }
 
-void TemperedRank::admit_modeled(comm::Context& ctx) {
+void TemperedRank::admit_modeled(comm::Communicator& ctx) {
   const TemperedOptions& options = *shared_->options;
   const bool check_work = options.admit == TemperedOptions::Admit::receiver;
   struct Candidate {
