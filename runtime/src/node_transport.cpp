@@ -17,6 +17,7 @@
 #include <tessera/runtime/transport.hpp>
 #include <tessera/runtime/transport_registry.hpp>
 
+#include "faulty_transport.hpp"
 #include "shm_ring.hpp"
 
 #include <mpi.h>
@@ -255,7 +256,9 @@ std::size_t auto_ring_bytes(int locals) {
 
 }  // namespace
 
-std::unique_ptr<Transport> make_transport(void* mpi_comm, TransportOptions options) {
+namespace {
+
+std::unique_ptr<Transport> make_node_transport(void* mpi_comm, const TransportOptions& options) {
   MPI_Comm comm = *static_cast<MPI_Comm*>(mpi_comm);
   const TransportRegistry& registry = TransportRegistry::builtin();
   const Args keys = registry.parse(options.network, options.network_args);  // throws alike on every rank
@@ -274,6 +277,16 @@ std::unique_ptr<Transport> make_transport(void* mpi_comm, TransportOptions optio
   }
   const std::size_t ring = options.ring_bytes != 0 ? options.ring_bytes : auto_ring_bytes(locals);
   return std::make_unique<NodeTransport>(comm, node, ring, std::move(network));
+}
+
+}  // namespace
+
+std::unique_ptr<Transport> make_transport(void* mpi_comm, TransportOptions options) {
+  // Read first: every rank refuses a malformed (or, in a build without it, any) fault setting alike.
+  const std::optional<detail::TransportFaults> faults = detail::faults_from_environment();
+  std::unique_ptr<Transport> transport = make_node_transport(mpi_comm, options);
+  if (!faults) return transport;
+  return detail::make_faulty_transport(std::move(transport), *faults);
 }
 
 }  // namespace tessera

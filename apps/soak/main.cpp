@@ -1,0 +1,75 @@
+// tessera-soak: a seeded random workload that checks itself (apps/soak/README.md).
+#include "tessera/soak/options.hpp"
+#include "tessera/soak/soak.hpp"
+
+#include <tessera/tessera.hpp>
+
+#include <fmt/format.h>
+
+#include <cstdio>
+#include <string>
+#include <vector>
+
+namespace {
+
+using namespace tessera::soak;
+
+void print(const Options& o, const Result& r) {
+  const Totals& t = r.totals;
+  if (!r.restarted_from.empty()) fmt::print("tessera-soak: restarted from {}\n", r.restarted_from);
+  fmt::print("soak ranks={} seed={} phases={} messages={} delivered={} duplicated={} lost={} corrupted={} bytes={} "
+             "migrations={} balancings={} checkpoints={} restarts={} tasks={} steals={} fingerprint={:016x} "
+             "time={:.3f} s\n",
+             r.ranks, o.seed, t.phases, t.messages, t.delivered, t.duplicated, t.lost, t.corrupted, t.bytes,
+             t.migrations, t.balancings, t.checkpoints, t.restarts, t.tasks, t.steals, r.fingerprint, r.seconds);
+  if (o.json)
+    fmt::print(R"({{"messages":{},"delivered":{},"duplicated":{},"lost":{},"corrupted":{},"bytes":{},)"
+               R"("migrations":{},"phases":{},"balancings":{},"checkpoints":{},"kills":{},"restarts":{},"hangs":{},)"
+               R"("app":"soak","ranks":{},"seed":{},"broadcasts":{},"tasks":{},"steals":{},"failed_phases":{},)"
+               R"("fingerprint":"{:016x}","seconds":{:.3f}}})"
+               "\n",
+               t.messages, t.delivered, t.duplicated, t.lost, t.corrupted, t.bytes, t.migrations, t.phases,
+               t.balancings, t.checkpoints, t.kills, t.restarts, t.hangs, r.ranks, o.seed, t.broadcasts, t.tasks,
+               t.steals, t.failed_phases, r.fingerprint, r.seconds);
+}
+
+int run(int argc, char** argv) {
+  int rank = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  const ParseResult parsed = parse_options(argc, argv);
+  if (!parsed.options) {
+    if (rank == 0) std::fprintf(parsed.exit_code ? stderr : stdout, "%s\n", parsed.message.c_str());
+    return parsed.exit_code;
+  }
+  const Options& options = *parsed.options;
+  // The program name first: checkpoints record it and a restart checks it.
+  std::vector<std::string> runtime_args{"tessera-soak"};
+  runtime_args.insert(runtime_args.end(), options.tessera_args.begin(), options.tessera_args.end());
+  tessera::Context ctx(runtime_args, MPI_COMM_WORLD);
+  Result result;
+  try {
+    result = run_soak(options, ctx);
+  } catch (const RunError& e) {
+    if (rank == 0) std::fprintf(stderr, "tessera-soak: %s\n", e.what());
+    return 2;
+  }
+  if (rank == 0) print(options, result);
+  const Totals& t = result.totals;
+  if (t.lost != 0 || t.duplicated != 0 || t.corrupted != 0) {
+    if (rank == 0)
+      std::fprintf(stderr, "tessera-soak: FAILED: %llu lost, %llu duplicated, %llu corrupted\n",
+                   static_cast<unsigned long long>(t.lost), static_cast<unsigned long long>(t.duplicated),
+                   static_cast<unsigned long long>(t.corrupted));
+    return 1;
+  }
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  MPI_Init(&argc, &argv);
+  const int code = run(argc, argv);
+  MPI_Finalize();
+  return code;
+}

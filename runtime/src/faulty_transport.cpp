@@ -1,0 +1,171 @@
+// Fault injection in front of a transport (faulty_transport.hpp): held messages wait in one FIFO
+// per destination, so releasing a FIFO's head first is all it takes to keep a pair's order.
+#include "faulty_transport.hpp"
+
+#include <tessera/runtime/error.hpp>
+#include <tessera/runtime/timer.hpp>
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <deque>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace tessera::detail {
+
+namespace {
+
+constexpr const char* kVariable = "TESSERA_TEST_TRANSPORT_FAULTS";
+
+std::uint64_t next_random(std::uint64_t& state) {
+  state += 0x9e3779b97f4a7c15ull;
+  std::uint64_t x = state;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+  return x ^ (x >> 31);
+}
+
+class FaultyTransport final : public Transport {
+ public:
+  FaultyTransport(std::unique_ptr<Transport> inner, const TransportFaults& faults)
+      : inner_(std::move(inner)), faults_(faults), held_(static_cast<std::size_t>(inner_->size())),
+        random_(faults.seed * 0x100000001b3ull + static_cast<std::uint64_t>(inner_->rank())), start_(wall_time()) {}
+
+  // What is still held leaves before the transport behind goes (destroying it waits for its
+  // sends): a message held at shutdown would otherwise never arrive.
+  ~FaultyTransport() override {
+    for (std::size_t dest = 0; dest < held_.size(); ++dest)
+      for (Held& held : held_[dest]) inner_->send(static_cast<int>(dest), std::move(held.bytes));
+  }
+  FaultyTransport(const FaultyTransport&) = delete;
+  FaultyTransport& operator=(const FaultyTransport&) = delete;
+
+  int rank() const override { return inner_->rank(); }
+  int size() const override { return inner_->size(); }
+
+  void send(int dest, Buffer&& bytes) override {
+    const double now = wall_time();
+    double due = now;
+    if (faults_.delay_s > 0)
+      due += faults_.delay_s * static_cast<double>(next_random(random_) >> 11) * 0x1.0p-53;
+    if (refusing(now)) due = std::max(due, window_end(now));
+    auto& queue = held_[static_cast<std::size_t>(dest)];
+    if (queue.empty() && due <= now) {
+      inner_->send(dest, std::move(bytes));
+      return;
+    }
+    // Behind the pair's earlier messages: a later one never overtakes them.
+    if (!queue.empty()) due = std::max(due, queue.back().due);
+    queue.push_back(Held{due, std::move(bytes)});
+    ++holding_;
+  }
+
+  bool poll(Incoming& out) override {
+    release_due();
+    return inner_->poll(out);
+  }
+  void release(Incoming&& in) override { inner_->release(std::move(in)); }
+  bool probe() override {
+    release_due();
+    return inner_->probe();
+  }
+  bool await(int tries) override {
+    release_due();
+    // Spinning long on the network would hold messages past their time.
+    return inner_->await(holding_ > 0 ? std::min(tries, 16) : tries);
+  }
+  std::size_t progress() override {
+    release_due();
+    return inner_->progress() + holding_;
+  }
+  Buffer acquire(std::size_t capacity) override { return inner_->acquire(capacity); }
+  void recycle(Buffer&& bytes) override { inner_->recycle(std::move(bytes)); }
+  std::string provider() const override { return inner_->provider(); }
+
+ private:
+  struct Held {
+    double due;
+    Buffer bytes;
+  };
+
+  bool refusing(double now) const {
+    if (faults_.refuse_every_s <= 0) return false;
+    return std::fmod(now - start_, faults_.refuse_every_s) < faults_.refuse_for_s;
+  }
+  double window_end(double now) const {
+    const double into = std::fmod(now - start_, faults_.refuse_every_s);
+    return now - into + faults_.refuse_for_s;
+  }
+
+  void release_due() {
+    if (holding_ == 0) return;
+    const double now = wall_time();
+    if (refusing(now)) return;
+    for (std::size_t dest = 0; dest < held_.size(); ++dest) {
+      auto& queue = held_[dest];
+      while (!queue.empty() && queue.front().due <= now) {
+        inner_->send(static_cast<int>(dest), std::move(queue.front().bytes));
+        queue.pop_front();
+        --holding_;
+      }
+    }
+  }
+
+  std::unique_ptr<Transport> inner_;
+  TransportFaults faults_;
+  std::vector<std::deque<Held>> held_;  // per destination, in send order
+  std::size_t holding_ = 0;
+  std::uint64_t random_;
+  double start_;
+};
+
+}  // namespace
+
+std::optional<TransportFaults> faults_from_environment() {
+  const char* text = std::getenv(kVariable);
+  if (text == nullptr || *text == '\0') return std::nullopt;
+#ifndef TESSERA_FAULT_INJECTION
+  throw Error(fmt::format("{} is set, but this build has no transport fault injection (it is for tests only: "
+                          "configure with -DTESSERA_FAULT_INJECTION=ON, or unset it)",
+                          kVariable));
+#else
+  const auto parse_number = [](const std::string& key, const std::string& value) {
+    try {
+      std::size_t used = 0;
+      const double v = std::stod(value, &used);
+      if (used == value.size() && v >= 0) return v;
+    } catch (const std::exception&) {
+    }
+    throw Error(fmt::format("{}: {}={} is not a number of 0 or more", kVariable, key, value));
+  };
+  TransportFaults faults;
+  std::stringstream items(text);
+  std::string item;
+  while (std::getline(items, item, ',')) {
+    const auto eq = item.find('=');
+    const std::string key = item.substr(0, eq);
+    const std::string value = eq == std::string::npos ? std::string() : item.substr(eq + 1);
+    const double v = parse_number(key, value);
+    if (key == "delay_us") faults.delay_s = v * 1e-6;
+    else if (key == "refuse_every_ms") faults.refuse_every_s = v * 1e-3;
+    else if (key == "refuse_for_ms") faults.refuse_for_s = v * 1e-3;
+    else if (key == "seed") faults.seed = static_cast<std::uint64_t>(v);
+    else
+      throw Error(fmt::format("{}: unknown key '{}' (expected delay_us, refuse_every_ms, refuse_for_ms, seed)",
+                              kVariable, key));
+  }
+  if (faults.refuse_every_s > 0 && faults.refuse_for_s >= faults.refuse_every_s)
+    throw Error(fmt::format("{}: refuse_for_ms must be below refuse_every_ms, or sends would never leave", kVariable));
+  return faults;
+#endif
+}
+
+std::unique_ptr<Transport> make_faulty_transport(std::unique_ptr<Transport> inner, const TransportFaults& faults) {
+  return std::make_unique<FaultyTransport>(std::move(inner), faults);
+}
+
+}  // namespace tessera::detail
