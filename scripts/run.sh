@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The main job: install what it needs and build tessera-pic (scripts/setup.sh --main), then run the
+# The main job: install what it needs and build tessera-pic and lbsim (scripts/setup.sh --main), then run the
 # PIC proxy comparison (SPMD, then colors without LB and with each balancer) on 4 ranks, printing
 # one table and a plot of the imbalance per step (apps/pic/main_job.sh; an argument is its output directory).
 set -euo pipefail

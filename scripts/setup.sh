@@ -5,7 +5,8 @@
 #   scripts/setup.sh [CMAKE_ARGS...]         everything: libraries, apps, tools, tests, benchmarks
 #   scripts/setup.sh --main [CMAKE_ARGS...]  only what the main job needs (scripts/run.sh): fewer
 #                                            packages (no test framework, libfabric or browser)
-#                                            and one target, tessera-pic
+#                                            and the main job's targets, tessera-pic and
+#                                            lbsim (the advisor beside its table)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 main_only=0
@@ -43,7 +44,7 @@ if ((main_only)); then
   [[ -f $build_dir/CMakeCache.txt ]] || configure=(-DTESSERA_BUILD_TESTS=OFF)
   cmake -S . -B "$build_dir" -DCMAKE_BUILD_TYPE=${CMAKE_BUILD_TYPE:-Release} "${configure[@]}" "$@" \
     > "$build_dir.configure.log" 2>&1 || { cat "$build_dir.configure.log"; exit 1; }
-  cmake --build "$build_dir" -j "$jobs" --target tessera-pic
+  cmake --build "$build_dir" -j "$jobs" --target tessera-pic lbsim
 else
   cmake -S . -B "$build_dir" -DCMAKE_BUILD_TYPE=${CMAKE_BUILD_TYPE:-Release} -DTESSERA_BUILD_TESTS=ON -DTESSERA_BUILD_DOCS=ON "$@" \
     > "$build_dir.configure.log" 2>&1 || { cat "$build_dir.configure.log"; exit 1; }
