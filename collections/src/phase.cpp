@@ -67,7 +67,7 @@ PhaseManager& PhaseManager::of(Runtime& rt) {
 PhaseManager& PhaseManager::install(Runtime& rt, LoadClock clock) {
   if (tessera::detail::hooks(rt).service<PhaseManager>() != nullptr)
     fatal("the phase manager of this runtime exists already: install it once, before creating any collection");
-  auto manager = std::make_shared<PhaseManager>(rt, clock);
+  auto manager = std::make_unique<PhaseManager>(rt, clock);
   tessera::detail::hooks(rt).set_service(manager.get());
   PhaseManager& result = *manager;
   // The runtime owns it: collections, which the runtime also keeps alive, refer to it until the end.

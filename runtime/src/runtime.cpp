@@ -15,10 +15,9 @@
 namespace tessera {
 namespace {
 
-// The one process-wide access point (see this_runtime()): the runtime whose scheduler turn is
-// running on this thread, else the most recently constructed one. Two runtimes in one process
-// (one per communicator) each see themselves from their own handlers.
-Runtime* current_runtime = nullptr;
+// The one access point (see this_runtime()): the runtime whose scheduler turn is running on this
+// thread. It is set only for a turn, so two runtimes in one process (one per communicator) each
+// see themselves from their own handlers, and nothing outside a turn can pick the wrong one.
 thread_local Runtime* running_runtime = nullptr;
 
 // Marks `rt` as this thread's running runtime for one scheduler turn (turns may nest).
@@ -55,7 +54,7 @@ void fatal_message(const std::string& message) {
   MPI_Finalized(&finalized);
   const bool mpi_up = initialized && !finalized;
   int rank = 0;
-  Runtime* rt = running_runtime != nullptr ? running_runtime : current_runtime;
+  Runtime* rt = running_runtime;
   if (rt != nullptr) rank = rt->rank();
   else if (mpi_up) MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   std::fprintf(stderr, "tessera error on rank %d: %s\n", rank, message.c_str());
@@ -66,10 +65,18 @@ void fatal_message(const std::string& message) {
 }  // namespace detail
 
 Runtime& this_runtime() {
-  if (running_runtime != nullptr) return *running_runtime;
-  if (current_runtime == nullptr) fatal("no Tessera runtime exists on this thread's process");
-  return *current_runtime;
+  if (running_runtime == nullptr)
+    fatal("this_runtime() (or tessera::send/broadcast) was called outside a handler: there is no "
+          "process-wide runtime; call send or broadcast on your Runtime or tessera::Context");
+  return *running_runtime;
 }
+
+namespace serial {
+void no_decoding_runtime() {
+  fatal("a proxy was decoded outside a message or element state that a runtime delivers (a "
+        "serial::InputArchive made without a runtime): there is no process-wide runtime to bind it to");
+}
+}  // namespace serial
 
 void Runtime::fail_start_up(const Error& error, bool exit_on_error) {
   MPI_Comm_free(&comm_);
@@ -147,8 +154,6 @@ Runtime::Runtime(int& argc, char**& argv, RuntimeOptions options) {
   }
   outboxes_.resize(size_);
   collectives_ = std::make_unique<Collectives>(*this);
-  previous_ = current_runtime;
-  current_runtime = this;
   log_->debug("started: {} ranks, {} MPI, idle spin {} us", size_, owns_mpi_ ? "standalone" : "interop",
               idle_spin_us_);
 }
@@ -163,7 +168,6 @@ Runtime::~Runtime() {
   collectives_.reset();
   transport_.reset();
   MPI_Comm_free(&comm_);
-  if (current_runtime == this) current_runtime = previous_;
   if (owns_mpi_) MPI_Finalize();
 }
 
@@ -404,7 +408,7 @@ bool Runtime::progress() {
   return did;
 }
 
-void Runtime::register_target(std::uint64_t id, void* object) {
+void Runtime::register_target(std::uint64_t id, detail::Resident* object) {
   targets_[id] = object;
   if (!parked_.contains(id)) return;
   // Released from the progress loop, not from inside the caller; messages that arrive before then

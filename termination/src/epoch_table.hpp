@@ -16,7 +16,7 @@ namespace tessera::detail {
 inline constexpr std::uint64_t kTerminationTarget = 0xfffffffe00000001ull;
 
 
-class EpochTable final : public MessageObserver {
+class EpochTable final : public MessageObserver, public tessera::detail::Resident {
  public:
   EpochTable(Termination& owner, Runtime& rt, const TerminationFlags& flags);
   ~EpochTable() override;
@@ -67,7 +67,7 @@ class EpochTable final : public MessageObserver {
 
   template <auto F, class... A>
   void send_system(int dest, A&&... args) {
-    tessera::detail::hooks(rt_).send_to<F, invoke_member<F>>(dest, kTerminationTarget, Envelope::kSystem, std::forward<A>(args)...);
+    tessera::detail::hooks(rt_).send_to<F, invoke_member<F, EpochTable>>(dest, kTerminationTarget, Envelope::kSystem, std::forward<A>(args)...);
   }
 
   Termination* owner_;

@@ -6,9 +6,11 @@
 #include <gtest/gtest.h>
 
 #include "rank_failure_printer.hpp"
+#include "test_runtime.hpp"
 
 int main(int argc, char** argv) {
   tessera::Runtime rt(argc, argv);
+  const tessera::testing::MainRuntime main_runtime(rt);
   ::testing::InitGoogleTest(&argc, argv);
   tessera::testing::quiet_other_ranks(rt.rank());
   const int failed = RUN_ALL_TESTS();

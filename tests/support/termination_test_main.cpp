@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include "rank_failure_printer.hpp"
+#include "test_runtime.hpp"
 
 int main(int argc, char** argv) {
   tessera::TerminationFlags termination_flags;
@@ -13,6 +14,7 @@ int main(int argc, char** argv) {
   options.flag_groups = {&termination_flags};
   tessera::Runtime rt(argc, argv, options);
   tessera::Termination termination(rt, termination_flags);
+  const tessera::testing::MainRuntime main_runtime(rt);
   ::testing::InitGoogleTest(&argc, argv);
   tessera::testing::quiet_other_ranks(rt.rank());
   const int failed = RUN_ALL_TESTS();

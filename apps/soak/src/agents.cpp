@@ -65,7 +65,7 @@ void Agent<Derived, N>::receive(const Header& h, const std::vector<std::uint8_t>
     }
   }
   if (peers.migrate_one_in > 0 && !leaving_ && draw(key, 5) % static_cast<std::uint64_t>(peers.migrate_one_in) == 0) {
-    Runtime& rt = this_runtime();
+    Runtime& rt = this->runtime();
     const int dest = static_cast<int>(draw(key, 6) % static_cast<std::uint64_t>(rt.size()));
     if (dest != rt.rank()) {
       leaving_ = true;

@@ -8,7 +8,7 @@ namespace tessera::collections::steal {
 
 StealService& StealService::install(Runtime& rt, StealOptions options) {
   if (find(rt) != nullptr) fatal("the steal service of this runtime exists already: install it once");
-  auto service = std::make_shared<StealService>(options);
+  auto service = std::make_unique<StealService>(options);
   StealService& result = *service;
   tessera::detail::hooks(rt).set_service(service.get());
   // Owned by the runtime: task collections' engines, which the runtime also keeps, outlive their proxies.

@@ -9,6 +9,8 @@
 #include "tessera/nqueens/board.hpp"
 #include "tessera/nqueens/distributed_search.hpp"
 
+#include "../../support/test_runtime.hpp"
+
 namespace tessera::nqueens {
 namespace {
 
@@ -18,7 +20,7 @@ using collections::steal::StealOptions;
 constexpr std::uint64_t kA000170[] = {1, 0, 0, 2, 10, 4, 40, 92, 352, 724, 2680, 14200};
 
 void expect_a000170(std::int32_t workers) {
-  Runtime& rt = this_runtime();
+  Runtime& rt = tessera::testing::runtime();
   for (const Policy policy : {Policy::random, Policy::lifeline, Policy::success_only}) {
     for (std::int32_t n = 1; n <= 12; ++n) {
       SCOPED_TRACE(std::string(to_string(policy)) + " N=" + std::to_string(n));

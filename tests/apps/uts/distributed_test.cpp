@@ -8,6 +8,8 @@
 
 #include "tessera/uts/distributed_search.hpp"
 
+#include "../../support/test_runtime.hpp"
+
 namespace tessera::uts {
 namespace {
 
@@ -40,7 +42,7 @@ std::vector<TreeParams> small_trees() {
 }
 
 void expect_sequential_counts(std::int32_t workers) {
-  Runtime& rt = this_runtime();
+  Runtime& rt = tessera::testing::runtime();
   for (const TreeParams& params : small_trees()) {
     const TreeCounts expected = search_sequential(params);
     for (const Policy policy : {Policy::random, Policy::lifeline, Policy::success_only}) {
@@ -64,7 +66,7 @@ TEST(DistributedUts, SmallTreesMatchTheSequentialCountsUnderEveryPolicy) { expec
 TEST(DistributedUts, SmallTreesMatchWithTwoWorkerThreadsPerRank) { expect_sequential_counts(2); }
 
 TEST(DistributedUts, LoneRootAndStar) {
-  Runtime& rt = this_runtime();
+  Runtime& rt = tessera::testing::runtime();
   TreeParams star;
   star.type = TreeType::binomial;
   star.root_branching = 7.9;

@@ -49,7 +49,7 @@ struct Cell : Element<Cell, 1> {
     ++visits;
     for (std::size_t i = 0; i < values.size(); ++i) values[i] += static_cast<double>(mix(phase * 1000 + index()[0] * 10 + i) % 1000) / 8.0;
     // Every third element moves one rank up, so the checkpoint holds elements away from home.
-    if ((index()[0] + phase) % 3 == 0) migrate((tessera::this_runtime().rank() + 1) % tessera::this_runtime().size());
+    if ((index()[0] + phase) % 3 == 0) migrate((runtime().rank() + 1) % runtime().size());
   }
   void ping() { ++pings; }
   template <class Archive>
@@ -91,7 +91,9 @@ template <class... A>
 void check(bool ok, fmt::format_string<A...> format, A&&... args) {
   if (ok) return;
   ++failures;
-  fmt::print(stderr, "rank {}: {}\n", tessera::this_runtime().rank(), fmt::format(format, std::forward<A>(args)...));
+  int rank = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  fmt::print(stderr, "rank {}: {}\n", rank, fmt::format(format, std::forward<A>(args)...));
 }
 
 std::vector<char*> argv_with(int argc, char** argv, std::vector<std::string>& extra) {

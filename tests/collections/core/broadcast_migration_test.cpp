@@ -6,11 +6,13 @@
 
 #include <gtest/gtest.h>
 
+#include "../../support/test_runtime.hpp"
+
 namespace {
 
 using namespace tessera::collections;
 
-tessera::Runtime& rt() { return tessera::this_runtime(); }
+tessera::Runtime& rt() { return tessera::testing::runtime(); }
 
 std::uint64_t mix(std::uint64_t x) {  // splitmix64 finalizer
   x += 0x9e3779b97f4a7c15ull;
@@ -30,7 +32,7 @@ struct Rover : Element<Rover, 1> {
   std::uint64_t out_of_order = 0;
 
   void tick(std::int32_t root, std::uint64_t round) {
-    const auto ranks = static_cast<std::size_t>(tessera::this_runtime().size());
+    const auto ranks = static_cast<std::size_t>(runtime().size());
     runs.resize(ranks);
     next_round.resize(ranks);
     if (round != next_round[root]) ++out_of_order;

@@ -8,11 +8,13 @@
 
 #include <map>
 
+#include "../../support/test_runtime.hpp"
+
 namespace {
 
 using namespace tessera::collections;
 
-tessera::Runtime& rt() { return tessera::this_runtime(); }
+tessera::Runtime& rt() { return tessera::testing::runtime(); }
 
 void spin_cpu(double seconds) {
   const double end = tessera::thread_cpu_time() + seconds;

@@ -9,11 +9,13 @@
 
 #include <numeric>
 
+#include "../../support/test_runtime.hpp"
+
 namespace {
 
 using namespace tessera::collections;
 
-tessera::Runtime& rt() { return tessera::this_runtime(); }
+tessera::Runtime& rt() { return tessera::testing::runtime(); }
 
 std::uint64_t mix(std::uint64_t x) {  // splitmix64 finalizer: a seeded, order-free hash
   x += 0x9e3779b97f4a7c15ull;

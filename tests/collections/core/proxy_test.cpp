@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include "../../support/test_runtime.hpp"
+
 namespace {
 
 using namespace tessera::collections;
@@ -54,7 +56,7 @@ struct Brick : Element<Brick, 3> {
   }
 };
 
-tessera::Runtime& rt() { return tessera::this_runtime(); }
+tessera::Runtime& rt() { return tessera::testing::runtime(); }
 
 TEST(Proxy, BlockMapperSplitsEvenly) {
   const Index1D bounds{10};

@@ -6,10 +6,12 @@
 #include <gtest/gtest.h>
 
 #include "../../support/rank_failure_printer.hpp"
+#include "../../support/test_runtime.hpp"
 
 int main(int argc, char** argv) {
   tessera::Runtime rt(argc, argv);
   tessera::collections::PhaseManager::install(rt, tessera::collections::LoadClock::cpu);
+  const tessera::testing::MainRuntime main_runtime(rt);
   ::testing::InitGoogleTest(&argc, argv);
   tessera::testing::quiet_other_ranks(rt.rank());
   const int failed = RUN_ALL_TESTS();

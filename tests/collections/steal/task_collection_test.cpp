@@ -10,6 +10,8 @@
 #include <chrono>
 #include <thread>
 
+#include "../../support/test_runtime.hpp"
+
 namespace tessera::collections::steal {
 namespace {
 
@@ -29,7 +31,7 @@ StealOptions with_policy(Policy policy) {
 }
 
 TEST(TaskCollection, EverySpawnedTaskRunsOnceUnderEveryPolicy) {
-  Runtime& rt = this_runtime();
+  Runtime& rt = tessera::testing::runtime();
   Termination& term = Termination::of(rt);
   constexpr std::int32_t kLevels = 13;
   for (const Policy policy : kPolicies) {
@@ -77,7 +79,7 @@ struct Chunk {
 };
 
 std::vector<IterationStats> run_iterations(bool retentive, int iterations, std::uint64_t& executed_ids) {
-  Runtime& rt = this_runtime();
+  Runtime& rt = tessera::testing::runtime();
   StealOptions options = with_policy(Policy::lifeline);
   options.n = 1;
   options.retentive = retentive;
@@ -97,7 +99,7 @@ std::vector<IterationStats> run_iterations(bool retentive, int iterations, std::
 }
 
 TEST(TaskCollection, RestoreRerunsEveryTaskAndRetentionReducesSteals) {
-  Runtime& rt = this_runtime();
+  Runtime& rt = tessera::testing::runtime();
   constexpr int kIterations = 4;
   std::uint64_t ids = 0;
   const std::vector<IterationStats> plain = run_iterations(false, kIterations, ids);
@@ -117,7 +119,7 @@ TEST(TaskCollection, RestoreRerunsEveryTaskAndRetentionReducesSteals) {
 }
 
 TEST(TaskCollection, RestoreSeedsExactlyTheTasksEachRankRan) {
-  Runtime& rt = this_runtime();
+  Runtime& rt = tessera::testing::runtime();
   for (const bool retentive : {false, true}) {
     SCOPED_TRACE(retentive ? "retentive" : "plain");
     StealOptions options = with_policy(Policy::random);

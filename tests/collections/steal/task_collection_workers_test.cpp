@@ -12,6 +12,8 @@
 #include <thread>
 #include <vector>
 
+#include "../../support/test_runtime.hpp"
+
 namespace tessera::collections::steal {
 namespace {
 
@@ -38,7 +40,7 @@ struct Tally {
 };
 
 TEST(TaskCollectionWorkers, EverySpawnedTaskRunsOnceUnderEveryPolicy) {
-  Runtime& rt = this_runtime();
+  Runtime& rt = tessera::testing::runtime();
   constexpr std::int32_t kLevels = 14;
   for (const Policy policy : kPolicies) {
     SCOPED_TRACE(std::string(to_string(policy)));
@@ -82,7 +84,7 @@ struct Chunk {
 // main thread sleeps in each for 200 us while the worker thread polls), and with retention each
 // rank is re-seeded with exactly the tasks its two threads ran.
 TEST(TaskCollectionWorkers, WorkerThreadsRunTasksAndRetentionKeepsThem) {
-  Runtime& rt = this_runtime();
+  Runtime& rt = tessera::testing::runtime();
   for (const bool retentive : {false, true}) {
     SCOPED_TRACE(retentive ? "retentive" : "plain");
     StealOptions options = two_workers(Policy::lifeline);

@@ -1,8 +1,9 @@
 // Two tessera::Contexts side by side in one process, one per communicator (issue 18, item 1):
 // context A on MPI_COMM_WORLD balancing with RotateLB every phase, context B on a communicator
 // whose ranks are numbered in reverse, not balancing. Each runs its own collection through
-// phases, alternating; handlers receive their collection's proxy as a message argument and must
-// resolve it in their own runtime; every count at the end is exact. Each then runs a task
+// phases, alternating; handlers receive their collection's proxy and an object group's proxy as
+// message arguments and must bind both to the runtime delivering the message (the ids are the
+// same in both runtimes, so binding to the other one is caught); every count at the end is exact. Each then runs a task
 // collection from its own steal flags (A random, B the default lifeline) and its steal service
 // counts its own tasks only.
 #include <tessera/tessera.hpp>
@@ -17,13 +18,23 @@ namespace {
 
 using namespace tessera::collections;
 
+// One per rank and per context; `name` tells the two contexts' instances apart.
+struct Tally {
+  explicit Tally(char n) : name(n) {}
+  char name;
+  std::int64_t hits = 0;
+};
+
 struct Cell : Element<Cell, 1> {
   std::int64_t visits = 0;
   std::int64_t wrong_proxy = 0;
-  void visit(CollectionProxy<Cell> self) {
+  void visit(CollectionProxy<Cell> self, tessera::ObjGroup<Tally> tally, char context) {
     ++visits;
-    // The proxy was resolved on arrival by id in the runtime running this handler.
+    // Both proxies were bound on arrival, by id, to the runtime that decoded the message.
     if (&self.manager() != &proxy().manager()) ++wrong_proxy;
+    Tally* local = tally.local();
+    if (local == nullptr || local->name != context) ++wrong_proxy;
+    else ++local->hits;
   }
   template <class Archive>
   void serialize(Archive& archive) {
@@ -65,14 +76,17 @@ int main(int argc, char** argv) {
     tessera::Context a({argv[0], "--tessera_lb_name=RotateLB", "--tessera_steal_policy=random"}, MPI_COMM_WORLD);
     tessera::Context b({argv[0]}, reversed);
     if (b.runtime().rank() != world_size - 1 - world_rank) ++failures;
-    auto cells_a = make_collection<Cell>(a.runtime(), Index1D{kCellsA});
-    auto cells_b = make_collection<Cell>(b.runtime(), Index1D{kCellsB});
+    auto cells_a = a.make_collection<Cell>(Index1D{kCellsA});
+    auto cells_b = b.make_collection<Cell>(Index1D{kCellsB});
+    auto tally_a = tessera::make_objgroup<Tally>(a.runtime(), 'A');
+    auto tally_b = tessera::make_objgroup<Tally>(b.runtime(), 'B');
+    if (tally_a.id() != tally_b.id()) ++failures;  // the same ids: a proxy bound wrongly is seen
     std::uint64_t migrations_a = 0;
     for (std::int64_t phase = 0; phase < kPhases; ++phase) {
-      if (a.runtime().rank() == 0) cells_a.broadcast_from_this_rank<&Cell::visit>(cells_a);
+      if (a.runtime().rank() == 0) cells_a.broadcast_from_this_rank<&Cell::visit>(cells_a, tally_a, 'A');
       a.phase_end();
       if (a.lb().last_report()) migrations_a += a.lb().last_report()->migrations;
-      if (b.runtime().rank() == 0) cells_b.broadcast_from_this_rank<&Cell::visit>(cells_b);
+      if (b.runtime().rank() == 0) cells_b.broadcast_from_this_rank<&Cell::visit>(cells_b, tally_b, 'B');
       b.phase_end();
       if (b.lb().last_report()) ++failures;  // B has no balancer
     }
@@ -83,12 +97,15 @@ int main(int argc, char** argv) {
     const std::int64_t wrong_a = sum(cells_a, &Cell::wrong_proxy);
     const std::int64_t visits_b = sum(cells_b, &Cell::visits);
     const std::int64_t wrong_b = sum(cells_b, &Cell::wrong_proxy);
+    const std::int64_t hits_a = a.runtime().collectives().allreduce(tally_a.local()->hits, tessera::op::sum{});
+    const std::int64_t hits_b = b.runtime().collectives().allreduce(tally_b.local()->hits, tessera::op::sum{});
     if (visits_a != kCellsA * kPhases || visits_b != kCellsB * kPhases || wrong_a != 0 || wrong_b != 0) ++failures;
+    if (hits_a != visits_a || hits_b != visits_b) ++failures;
     if (world_size > 1 && migrations_a == 0) ++failures;
     if (a.runtime().rank() == 0)
-      fmt::print("context A: {} visits (expected {}), {} migrations, {} proxies resolved in the wrong runtime; "
-                 "context B: {} visits (expected {}), {} wrong\n",
-                 visits_a, kCellsA * kPhases, migrations_a, wrong_a, visits_b, kCellsB * kPhases, wrong_b);
+      fmt::print("context A: {} visits (expected {}), {} group hits, {} migrations, {} proxies bound to the wrong "
+                 "runtime; context B: {} visits (expected {}), {} group hits, {} wrong\n",
+                 visits_a, kCellsA * kPhases, hits_a, migrations_a, wrong_a, visits_b, kCellsB * kPhases, hits_b, wrong_b);
     cells_b.destroy();
     cells_a.destroy();
 

@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <numeric>
 
+#include "../../support/test_runtime.hpp"
+
 namespace {
 
 std::vector<int> broadcasts_seen;
@@ -15,7 +17,7 @@ void on_broadcast(int root, int value) {
 }
 
 TEST(Collectives, BroadcastReachesEveryRankExactlyOnce) {
-  auto& rt = tessera::this_runtime();
+  auto& rt = tessera::testing::runtime();
   broadcasts_seen.assign(rt.size(), 0);
   rt.collectives().barrier();
   rt.broadcast<&on_broadcast>(rt.rank(), rt.rank() * 1000 + 7);  // every rank is a root once
@@ -24,7 +26,7 @@ TEST(Collectives, BroadcastReachesEveryRankExactlyOnce) {
 }
 
 TEST(Collectives, IntegerReductionsAreExact) {
-  auto& rt = tessera::this_runtime();
+  auto& rt = tessera::testing::runtime();
   const long p = rt.size();
   const long r = rt.rank();
   EXPECT_EQ(rt.collectives().allreduce(r + 1, tessera::op::sum{}), p * (p + 1) / 2);
@@ -35,7 +37,7 @@ TEST(Collectives, IntegerReductionsAreExact) {
 }
 
 TEST(Collectives, VectorsReduceElementWise) {
-  auto& rt = tessera::this_runtime();
+  auto& rt = tessera::testing::runtime();
   const int p = rt.size();
   std::vector<std::int64_t> mine{rt.rank(), 1, -rt.rank()};
   auto sum = rt.collectives().allreduce(mine, tessera::op::sum{});
@@ -45,7 +47,7 @@ TEST(Collectives, VectorsReduceElementWise) {
 }
 
 TEST(Collectives, CustomOperatorAndReduceToRoot) {
-  auto& rt = tessera::this_runtime();
+  auto& rt = tessera::testing::runtime();
   // Concatenate rank ids: not commutative, so the fixed combine order is visible. The result
   // must contain every rank exactly once.
   auto concat = [](std::vector<int> a, const std::vector<int>& b) {
@@ -73,7 +75,7 @@ double reduced_to_handler = -1;
 void take_reduction(double value) { reduced_to_handler = value; }
 
 TEST(Collectives, ReductionDeliversToAHandler) {
-  auto& rt = tessera::this_runtime();
+  auto& rt = tessera::testing::runtime();
   reduced_to_handler = -1;
   rt.collectives().reduce_to<&take_reduction>(0, 0.5 * (rt.rank() + 1), tessera::op::sum{});
   rt.drain();
@@ -82,7 +84,7 @@ TEST(Collectives, ReductionDeliversToAHandler) {
 }
 
 TEST(Collectives, ManyNonBlockingReductionsInFlight) {
-  auto& rt = tessera::this_runtime();
+  auto& rt = tessera::testing::runtime();
   constexpr int n = 200;
   std::vector<long> results(n, -1);
   int done = 0;

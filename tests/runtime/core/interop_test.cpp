@@ -4,13 +4,15 @@
 
 #include <gtest/gtest.h>
 
+#include "../../support/test_runtime.hpp"
+
 namespace {
 
 long interop_received = 0;
 void add_value(long v) { interop_received += v; }
 
 TEST(Interop, AlternatesMpiAllreduceWithTesseraWork) {
-  auto& rt = tessera::this_runtime();
+  auto& rt = tessera::testing::runtime();
   interop_received = 0;
   long expected_received = 0;
   for (int iter = 0; iter < 100; ++iter) {

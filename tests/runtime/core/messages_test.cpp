@@ -8,6 +8,8 @@
 #include <span>
 #include <vector>
 
+#include "../../support/test_runtime.hpp"
+
 namespace {
 
 struct Tally {
@@ -25,7 +27,7 @@ void record(int source, std::uint64_t sequence, std::uint64_t checksum, std::arr
 }
 
 TEST(Messages, EveryRankSendsKToEveryRank) {
-  auto& rt = tessera::this_runtime();
+  auto& rt = tessera::testing::runtime();
   const int p = rt.size();
   constexpr std::uint64_t k = 500;
   tally = Tally{std::vector<std::uint64_t>(p), std::vector<std::uint64_t>(p)};
@@ -55,7 +57,7 @@ void hop(tessera::Runtime& rt, int remaining) {
 }
 
 TEST(Messages, HandlersSendFromHandlersWithRuntimeParameter) {
-  auto& rt = tessera::this_runtime();
+  auto& rt = tessera::testing::runtime();
   chain_hops = 0;
   rt.collectives().barrier();
   constexpr int hops = 40;
@@ -80,7 +82,7 @@ void ordered(int source, std::uint64_t sequence, std::span<const std::byte> byte
 }
 
 TEST(Messages, SentRecordsKeepTheirPlaceAmongBatchedMessages) {
-  auto& rt = tessera::this_runtime();
+  auto& rt = tessera::testing::runtime();
   const int p = rt.size();
   constexpr std::uint64_t k = 60;
   next_from.assign(p, 0);
@@ -111,17 +113,17 @@ TEST(Messages, SentRecordsKeepTheirPlaceAmongBatchedMessages) {
 
 // Messages to a target registered late are held until it is, and keep their arrival order with
 // those that reach it after registration but before the held ones have run.
-struct Sequence {
+struct Sequence : tessera::detail::Resident {
   std::vector<std::uint64_t> seen;
 };
 void sequence_layout(std::uint64_t) {}
 void sequence_invoker(tessera::Runtime& rt, const tessera::Envelope& envelope, std::span<const std::byte> payload) {
   tessera::serial::Reader reader(payload);
-  static_cast<Sequence*>(tessera::detail::hooks(rt).find_target(envelope.target))->seen.push_back(tessera::serial::decode<std::uint64_t>(reader));
+  tessera::detail::hooks(rt).target<Sequence>(envelope.target)->seen.push_back(tessera::serial::decode<std::uint64_t>(reader));
 }
 
 TEST(Messages, HeldMessagesToALateTargetKeepTheirOrder) {
-  auto& rt = tessera::this_runtime();
+  auto& rt = tessera::testing::runtime();
   const std::uint64_t id = tessera::detail::hooks(rt).next_collective_target_id();
   Sequence target;
   constexpr std::uint64_t k = 8;

@@ -5,6 +5,8 @@
 
 #include <vector>
 
+#include "../../support/test_runtime.hpp"
+
 namespace {
 
 TEST(NodeMap, TwoNodesOfThreeRanks) {
@@ -44,7 +46,7 @@ TEST(NodeMap, RejectsIdsNotNumberedByLowestRank) {
 }
 
 TEST(NodeMap, LiveMapAgreesWithSharedMemorySplit) {
-  auto& rt = tessera::this_runtime();
+  auto& rt = tessera::testing::runtime();
   const tessera::NodeMap& map = rt.node_map();
   ASSERT_EQ(map.size(), rt.size());
   EXPECT_EQ(rt.node(), rt.node_of(rt.rank()));

@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include "../../support/test_runtime.hpp"
+
 namespace {
 
 struct Counter {
@@ -17,7 +19,7 @@ struct Counter {
 };
 
 TEST(ObjGroup, SendAndBroadcastRunOnTheLocalInstance) {
-  auto& rt = tessera::this_runtime();
+  auto& rt = tessera::testing::runtime();
   auto group = tessera::make_objgroup<Counter>(rt, 10);
   ASSERT_NE(group.local(), nullptr);
   EXPECT_EQ(group.local()->base, 10);
@@ -31,7 +33,7 @@ TEST(ObjGroup, SendAndBroadcastRunOnTheLocalInstance) {
 }
 
 TEST(ObjGroup, TwoGroupsAreIndependent) {
-  auto& rt = tessera::this_runtime();
+  auto& rt = tessera::testing::runtime();
   auto a = tessera::make_objgroup<Counter>(rt, 1);
   auto b = tessera::make_objgroup<Counter>(rt, 2);
   EXPECT_NE(a.id(), b.id());

@@ -10,6 +10,8 @@
 
 #include "trace_checker.hpp"
 
+#include "../../support/test_runtime.hpp"
+
 namespace {
 
 constexpr int kPings = 200;

@@ -4,19 +4,21 @@
 
 #include <gtest/gtest.h>
 
+#include "../../support/test_runtime.hpp"
+
 namespace {
 
-tessera::Termination& termination() { return tessera::Termination::of(tessera::this_runtime()); }
+tessera::Termination& termination() { return tessera::Termination::of(tessera::testing::runtime()); }
 
 // Sum over ranks of sent - handled for `epoch`, from the cascade's own tallies.
 std::int64_t imbalance(tessera::EpochId epoch) {
-  auto& rt = tessera::this_runtime();
+  auto& rt = tessera::testing::runtime();
   const std::int64_t mine = cascade::tally.sent[epoch] - cascade::tally.handled[epoch];
   return rt.collectives().allreduce(mine, tessera::op::sum{});
 }
 
 TEST(Termination, RandomCascadesEndExactlyWhenEveryMessageIsHandled) {
-  auto& rt = tessera::this_runtime();
+  auto& rt = tessera::testing::runtime();
   auto& term = termination();
   constexpr int epochs = 200;
   std::int64_t total_handled = 0;
@@ -62,7 +64,7 @@ void open_inner_from_handler(tessera::Runtime& rt, std::uint64_t seed) {
 }
 
 TEST(Termination, NestedEpochsEndInsideOut) {
-  auto& rt = tessera::this_runtime();
+  auto& rt = tessera::testing::runtime();
   auto& term = termination();
   inner_ended = inner_started = 0;
   outer_saw_inner_done = false;
@@ -92,7 +94,7 @@ TEST(Termination, NestedEpochsEndInsideOut) {
 }
 
 TEST(Termination, RootedEpochsFromEveryRankBesideACollectiveOne) {
-  auto& rt = tessera::this_runtime();
+  auto& rt = tessera::testing::runtime();
   auto& term = termination();
   for (int round = 0; round < 20; ++round) {
     const tessera::EpochId collective = term.open_collective();

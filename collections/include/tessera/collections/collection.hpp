@@ -210,7 +210,7 @@ class Collection final : public CollectionBase {
         [&](std::uint64_t e, std::uint64_t migrations, std::span<const std::byte> state) {
           if (e >= volume) fatal("{}: element {} is outside the bounds of collection {}", image.dir().string(), e, ordinal_);
           auto element = std::make_unique<T>();
-          serial::Reader reader(state);
+          serial::Reader reader(state, &rt_);
           detail::decode_into(reader, *element);
           adopt(e, std::move(element), migrations);
         });
@@ -247,7 +247,7 @@ class Collection final : public CollectionBase {
   }
 
   static Collection& self(Runtime& rt, const Envelope& envelope) {
-    auto* collection = static_cast<Collection*>(tessera::detail::hooks(rt).find_target(envelope.target));
+    auto* collection = tessera::detail::hooks(rt).target<Collection>(envelope.target);
     if (collection->destroyed_)
       fatal("a message reached collection {} after it was destroyed", collection->id_);
     return *collection;
@@ -257,12 +257,12 @@ class Collection final : public CollectionBase {
   static void deliver(Runtime& rt, const Envelope& envelope, std::span<const std::byte> payload) {
     using params = typename tessera::detail::handler_traits<decltype(H)>::params;
     Collection& c = self(rt, envelope);
-    serial::Reader reader(payload);
+    serial::Reader reader(payload, &rt);
     const auto header = serial::decode<detail::ElementHeader>(reader);
     const auto arguments = payload.subspan(sizeof(detail::ElementHeader));
     auto it = c.elements_.find(header.element);
     if (it == c.elements_.end()) {
-      c.forward<H>(header, tessera::detail::Decoder<params>::decode(arguments));
+      c.forward<H>(header, tessera::detail::Decoder<params>::decode(arguments, rt));
       return;
     }
     T& element = *it->second.element;
@@ -275,7 +275,7 @@ class Collection final : public CollectionBase {
     c.phases_.record_edge(from, key, arguments.size());
     PhaseManager::Scope scope(c.phases_, key);
     std::apply([&element](auto&&... a) { (element.*H)(std::forward<decltype(a)>(a)...); },
-               tessera::detail::Decoder<params>::decode(arguments));
+               tessera::detail::Decoder<params>::decode(arguments, rt));
   }
 
   template <auto H, class Tuple>
@@ -292,7 +292,7 @@ class Collection final : public CollectionBase {
   template <auto H>
   static void deliver_broadcast(Runtime& rt, const Envelope& envelope, std::span<const std::byte> payload) {
     Collection& c = self(rt, envelope);
-    serial::Reader reader(payload);
+    serial::Reader reader(payload, &rt);
     reader.take(sizeof(ElementKey));
     const auto sequence = serial::decode<std::uint64_t>(reader);
     const auto arguments = payload.subspan(sizeof(ElementKey) + sizeof sequence);
@@ -311,12 +311,12 @@ class Collection final : public CollectionBase {
     using params = typename tessera::detail::handler_traits<decltype(H)>::params;
     PhaseManager::Scope scope(c.phases_, ElementKey{c.id_, e});
     std::apply([&element](auto&&... a) { (element.*H)(std::forward<decltype(a)>(a)...); },
-               tessera::detail::Decoder<params>::decode(arguments));
+               tessera::detail::Decoder<params>::decode(arguments, c.rt_));
   }
 
   static void arrive(Runtime& rt, const Envelope& envelope, std::span<const std::byte> payload) {
     Collection& c = self(rt, envelope);
-    serial::Reader reader(payload);
+    serial::Reader reader(payload, &rt);
     const auto e = serial::decode<std::uint64_t>(reader);
     const auto version = serial::decode<std::uint64_t>(reader);
     auto marks = BroadcastMarks::from_bytes(serial::decode<std::span<const std::byte>>(reader));
@@ -336,7 +336,7 @@ class Collection final : public CollectionBase {
 
   static void on_location(Runtime& rt, const Envelope& envelope, std::span<const std::byte> payload) {
     Collection& c = self(rt, envelope);
-    auto [e, rank, version] = tessera::detail::Decoder<std::tuple<std::uint64_t, std::int32_t, std::uint64_t>>::decode(payload);
+    auto [e, rank, version] = tessera::detail::Decoder<std::tuple<std::uint64_t, std::int32_t, std::uint64_t>>::decode(payload, rt);
     c.locations_.learn(e, rank, version);
   }
 

@@ -17,6 +17,10 @@
 
 #include <cstdint>
 
+namespace tessera {
+class Runtime;
+}
+
 namespace tessera::collections {
 
 template <class T>
@@ -37,6 +41,9 @@ class Element {
   std::uint64_t migrations() const { return migrations_; }
   /// The proxy of the collection this element belongs to (defined in proxy.hpp).
   CollectionProxy<T> proxy() const;
+  /// The runtime of the rank holding the element now (its rank(), size(), collectives):
+  /// handlers reach their runtime here rather than through a process-wide one (proxy.hpp).
+  Runtime& runtime() const;
   /// Moves this element to rank `dest` once the running handler returns (defined in proxy.hpp).
   /// Messages sent to it meanwhile are delivered here or forwarded, never lost.
   void migrate(int dest);

@@ -83,10 +83,10 @@ struct PhaseRecord {
   double rank_load = 0.0;               ///< seconds outside element handlers (never negative)
 };
 
-/// What the phase manager needs from each collection's per-rank manager.
-class CollectionBase {
+/// What the phase manager needs from each collection's per-rank manager. A collection is its
+/// runtime's message target (resident.hpp), so the runtime can own it.
+class CollectionBase : public tessera::detail::Resident {
  public:
-  virtual ~CollectionBase() = default;
   virtual std::uint64_t id() const = 0;
   /// Linear ids of the elements on this rank now, ascending.
   virtual std::vector<std::uint64_t> local_elements() const = 0;
@@ -114,7 +114,7 @@ class CollectionBase {
   virtual void write_elements(checkpoint::RankFileWriter& writer) const = 0;
 };
 
-class PhaseManager {
+class PhaseManager : public tessera::detail::Resident {
  public:
   PhaseManager(Runtime& rt, LoadClock clock);
 

@@ -57,7 +57,7 @@ class ElementProxy {
   void load(Archive& archive) {
     std::uint64_t id = 0;
     archive(id, idx_.at);
-    collection_ = id == 0 ? nullptr : static_cast<Collection<T>*>(tessera::detail::hooks(this_runtime()).find_target(id));
+    collection_ = id == 0 ? nullptr : tessera::detail::hooks(serial::decoding_runtime(archive)).template target<Collection<T>>(id);
   }
 
  private:
@@ -131,8 +131,9 @@ class CollectionProxy {
   /// Collective: waits for quiescence and destroys every element; later sends are fatal.
   void destroy() const { collection_->destroy(); }
 
-  // Saving leaves the proxy as it is; loading resolves the id in the runtime running the handler
-  // (this_runtime()), so each of two runtimes in one process finds its own collection.
+  // Saving leaves the proxy as it is; loading resolves the id in the runtime that decodes the
+  // message or state (serial::decoding_runtime), so each of two runtimes in one process finds its
+  // own collection.
   template <class Archive>
   void save(Archive& archive) const {
     archive(collection_ ? collection_->id() : std::uint64_t{0});
@@ -141,7 +142,7 @@ class CollectionProxy {
   void load(Archive& archive) {
     std::uint64_t id = 0;
     archive(id);
-    collection_ = id == 0 ? nullptr : static_cast<Collection<T>*>(tessera::detail::hooks(this_runtime()).find_target(id));
+    collection_ = id == 0 ? nullptr : tessera::detail::hooks(serial::decoding_runtime(archive)).template target<Collection<T>>(id);
   }
 
  private:
@@ -160,6 +161,11 @@ CollectionProxy<T> Element<T, N>::proxy() const {
 }
 
 template <class T, std::size_t N>
+Runtime& Element<T, N>::runtime() const {
+  return collection_->runtime();
+}
+
+template <class T, std::size_t N>
 void Element<T, N>::migrate(int dest) {
   Collection<T>* collection = collection_;
   const std::uint64_t e = linear_;
@@ -173,7 +179,7 @@ void Element<T, N>::migrate(int dest) {
 template <class T, class... A>
 CollectionProxy<T> make_mapped_collection(Runtime& rt, const Index<T::dimensions>& bounds,
                                           Mapper<T::dimensions> mapper, A&&... args) {
-  auto collection = std::make_shared<Collection<T>>(rt, tessera::detail::hooks(rt).next_collective_target_id(), bounds, std::move(mapper));
+  auto collection = std::make_unique<Collection<T>>(rt, tessera::detail::hooks(rt).next_collective_target_id(), bounds, std::move(mapper));
   collection->construct_home_elements(std::forward<A>(args)...);
   CollectionProxy<T> proxy(collection.get());
   tessera::detail::hooks(rt).adopt(std::move(collection));

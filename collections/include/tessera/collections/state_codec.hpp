@@ -64,7 +64,7 @@ void decode_into(serial::Reader& in, T& into) {
     std::memcpy(&n, in.take(sizeof n), sizeof n);
     serial::SpanSource source(in.take(n), n);
     std::istream stream(&source);
-    serial::InputArchive archive(stream);
+    serial::InputArchive archive(stream, in.runtime());
     archive(into);
   }
 }

@@ -157,7 +157,7 @@ class Context {
   /// The same, decoded as a `S` written by checkpoint_now(const S&).
   template <class S>
   S restart_state() const {
-    serial::Reader reader(restart_state());
+    serial::Reader reader(restart_state(), runtime_.get());
     return serial::decode<S>(reader);
   }
   /// The name checkpoints record and restart checks (argv[0]'s file name).

@@ -14,6 +14,9 @@
 /// 64-bit counts, names dropped. Both ends of a message run the same executable, so the format
 /// needs no endianness or version handling. Errors: a read past the end of the data throws
 /// cereal::Exception, which the message layer reports as a malformed message.
+///
+/// An input archive knows the runtime it decodes for (decoding_runtime): a proxy read from a
+/// message or a migrated state binds to the runtime delivering it, not to a process-wide one.
 #include <cereal/cereal.hpp>
 
 #include <cstring>
@@ -22,6 +25,10 @@
 #include <string>
 #include <type_traits>
 #include <vector>
+
+namespace tessera {
+class Runtime;
+}
 
 namespace tessera::serial {
 
@@ -41,8 +48,12 @@ class OutputArchive : public cereal::OutputArchive<OutputArchive, cereal::AllowE
 
 class InputArchive : public cereal::InputArchive<InputArchive, cereal::AllowEmptyClassElision> {
  public:
-  explicit InputArchive(std::istream& stream)
-      : cereal::InputArchive<InputArchive, cereal::AllowEmptyClassElision>(this), source_(*stream.rdbuf()) {}
+  /// `runtime`: the runtime the data is decoded for (nullptr: none, and proxies cannot be read).
+  explicit InputArchive(std::istream& stream, Runtime* runtime = nullptr)
+      : cereal::InputArchive<InputArchive, cereal::AllowEmptyClassElision>(this), source_(*stream.rdbuf()),
+        runtime_(runtime) {}
+
+  Runtime* runtime() const { return runtime_; }
 
   void loadBinary(void* data, std::streamsize size) {
     if (source_.sgetn(static_cast<char*>(data), size) != size)
@@ -51,7 +62,20 @@ class InputArchive : public cereal::InputArchive<InputArchive, cereal::AllowEmpt
 
  private:
   std::streambuf& source_;
+  Runtime* runtime_;
 };
+
+/// The runtime `archive` decodes for: what a proxy's load() binds to. Fatal (a programming error,
+/// not bad input) when the archive is not one of Tessera's or was made without a runtime, e.g. a
+/// proxy decoded by hand outside a message or a collection's state.
+[[noreturn]] void no_decoding_runtime();
+template <class Archive>
+Runtime& decoding_runtime(Archive& archive) {
+  if constexpr (std::is_same_v<Archive, InputArchive>) {
+    if (archive.runtime() != nullptr) return *archive.runtime();
+  }
+  no_decoding_runtime();
+}
 
 template <class T>
 inline constexpr bool is_block_element_v =

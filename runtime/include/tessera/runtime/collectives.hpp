@@ -143,7 +143,7 @@ class Collectives {
                       done = std::move(done)](std::map<int, Buffer>& partials) mutable {
       T acc = std::move(value);
       for (auto& [child, bytes] : partials) {
-        serial::Reader reader(bytes.view());
+        serial::Reader reader(bytes.view(), &rt_);
         acc = op(std::move(acc), serial::decode<T>(reader));
       }
       Buffer encoded;
@@ -151,8 +151,8 @@ class Collectives {
       const int parent = spanning_tree_parent(rt_.rank(), root, rt_.size(), rt_.flags().tree_fanout);
       if (parent >= 0) {
         if (all)
-          results_[seq] = [done](std::span<const std::byte> bytes) mutable {
-            serial::Reader reader(bytes);
+          results_[seq] = [done, &rt = rt_](std::span<const std::byte> bytes) mutable {
+            serial::Reader reader(bytes, &rt);
             done(serial::decode<T>(reader));
           };
         send_partial(parent, seq, encoded);

@@ -38,13 +38,13 @@ struct handler_traits<R (C::*)(Args...)> {
 template <class R, class C, class... Args>
 struct handler_traits<R (C::*)(Args...) noexcept> : handler_traits<R (C::*)(Args...)> {};
 
-/// Decodes the payload into F's parameters, in order.
+/// Decodes the payload into F's parameters, in order, for runtime `rt` (proxies bind to it).
 template <class Params>
 struct Decoder;
 template <class... Ps>
 struct Decoder<std::tuple<Ps...>> {
-  static std::tuple<Ps...> decode(std::span<const std::byte> payload) {
-    serial::Reader reader(payload);
+  static std::tuple<Ps...> decode(std::span<const std::byte> payload, Runtime& rt) {
+    serial::Reader reader(payload, &rt);
     // Braced initialization evaluates left to right, matching the encoding order.
     return std::tuple<Ps...>{serial::decode<Ps>(reader)...};
   }
@@ -73,15 +73,15 @@ struct Encoder<std::tuple<Ps...>> {
 template <auto F>
 void invoke_free(Runtime& rt, const Envelope&, std::span<const std::byte> payload) {
   using traits = handler_traits<decltype(F)>;
-  auto args = Decoder<typename traits::params>::decode(payload);
+  auto args = Decoder<typename traits::params>::decode(payload, rt);
   if constexpr (traits::takes_runtime)
     std::apply([&rt](auto&&... a) { F(rt, std::forward<decltype(a)>(a)...); }, std::move(args));
   else
     std::apply(F, std::move(args));
 }
 
-/// Invoker for member-function handlers of an object registered as the envelope's target.
-template <auto F>
+/// Invoker for member-function handlers F of the T registered as the envelope's target (objgroup.hpp).
+template <auto F, class T>
 void invoke_member(Runtime& rt, const Envelope& envelope, std::span<const std::byte> payload);
 
 }  // namespace tessera::detail

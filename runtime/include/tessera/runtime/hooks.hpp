@@ -10,18 +10,16 @@
 ///
 /// Code that names `detail::hooks` is a layer's own source or header; application code has no
 /// reason to.
+#include <tessera/runtime/resident.hpp>
 #include <tessera/runtime/runtime.hpp>
 
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <type_traits>
 #include <utility>
 
 namespace tessera::detail {
-
-// One address per service type: the key of Runtime's service table.
-template <class S>
-inline constexpr char service_key = 0;
 
 class RuntimeHooks {
  public:
@@ -58,11 +56,18 @@ class RuntimeHooks {
   void account_idle(bool wall_clock, bool cpu_clock) { rt_.account_idle(wall_clock, cpu_clock); }
 
   /// The object messages with envelope target `id` run on; earlier messages for it are released.
-  void register_target(std::uint64_t id, void* object) { rt_.register_target(id, object); }
+  void register_target(std::uint64_t id, Resident* object) { rt_.register_target(id, object); }
   void unregister_target(std::uint64_t id) { rt_.unregister_target(id); }
-  void* find_target(std::uint64_t id) const { return rt_.find_target(id); }
+  Resident* find_target(std::uint64_t id) const { return rt_.find_target(id); }
+  /// The target registered under `id` as the T its registrar made it (T derives from Resident),
+  /// or nullptr: a static_cast, as cheap as the lookup.
+  template <class T>
+  T* target(std::uint64_t id) const {
+    static_assert(std::is_base_of_v<Resident, T>, "message targets derive from detail::Resident");
+    return static_cast<T*>(rt_.find_target(id));
+  }
   /// Keeps `object` alive until the runtime is destroyed.
-  void adopt(std::shared_ptr<void> object) { rt_.adopt(std::move(object)); }
+  void adopt(std::unique_ptr<Resident> object) { rt_.adopt(std::move(object)); }
   /// The same id on every rank for targets every rank creates in the same order.
   std::uint64_t next_collective_target_id() { return rt_.next_collective_target_id(); }
 
@@ -71,11 +76,13 @@ class RuntimeHooks {
   /// service registers it and owns it; it unregisters (nullptr) before it goes.
   template <class S>
   S* service() const {
+    static_assert(std::is_base_of_v<Resident, S>, "services derive from detail::Resident");
     auto it = rt_.services_.find(&service_key<S>);
     return it == rt_.services_.end() ? nullptr : static_cast<S*>(it->second);
   }
   template <class S>
   void set_service(S* service) {
+    static_assert(std::is_base_of_v<Resident, S>, "services derive from detail::Resident");
     if (service != nullptr) rt_.services_[&service_key<S>] = service;
     else rt_.services_.erase(&service_key<S>);
   }

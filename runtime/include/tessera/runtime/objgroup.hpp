@@ -7,7 +7,9 @@
 ///   group.send<&Counter::hit>(1, 5);                       // runs on rank 1's Counter
 ///   group.broadcast<&Counter::hit>(1);                     // on every rank's Counter
 ///
-/// The proxy travels in messages as its id and resolves to the local instance at the target.
+/// The proxy travels in messages as its id and resolves to the instance of the runtime that
+/// decodes the message (serial::decoding_runtime), so two runtimes in one process each find their
+/// own.
 /// A message that reaches a rank before that rank created its instance is held until it does.
 #include <tessera/runtime/runtime.hpp>
 #include <tessera/runtime/hooks.hpp>
@@ -15,13 +17,16 @@
 namespace tessera {
 
 namespace detail {
-template <auto F>
+// Invoker of member handler F on the target T: a Resident registered as itself (the termination
+// layer's epoch table) or an object group's instance of T.
+template <auto F, class T>
 void invoke_member(Runtime& rt, const Envelope& envelope, std::span<const std::byte> payload) {
   using traits = handler_traits<decltype(F)>;
-  using object = typename traits::object;
-  auto* self = static_cast<object*>(tessera::detail::hooks(rt).find_target(envelope.target));
+  T* self;
+  if constexpr (std::is_base_of_v<Resident, T>) self = tessera::detail::hooks(rt).target<T>(envelope.target);
+  else self = &tessera::detail::hooks(rt).target<GroupInstance<T>>(envelope.target)->instance;
   std::apply([self](auto&&... a) { (self->*F)(std::forward<decltype(a)>(a)...); },
-             Decoder<typename traits::params>::decode(payload));
+             Decoder<typename traits::params>::decode(payload, rt));
 }
 }  // namespace detail
 
@@ -30,29 +35,46 @@ class ObjGroup {
  public:
   ObjGroup() = default;
   ObjGroup(Runtime& rt, std::uint64_t id) : rt_(&rt), id_(id) {}
+  // User-provided copies make the proxy non-trivially copyable on purpose: as a message argument
+  // it then travels through save/load as its id, not as its bytes (serialize.hpp copies trivially
+  // copyable arguments as bytes, which for the runtime pointer would be the sender's).
+  ObjGroup(const ObjGroup& other) : rt_(other.rt_), id_(other.id_) {}
+  ObjGroup& operator=(const ObjGroup& other) {
+    rt_ = other.rt_;
+    id_ = other.id_;
+    return *this;
+  }
 
   std::uint64_t id() const { return id_; }
   /// This rank's instance.
-  T* local() const { return static_cast<T*>(tessera::detail::hooks(*rt_).find_target(id_)); }
+  T* local() const {
+    auto* held = tessera::detail::hooks(*rt_).target<detail::GroupInstance<T>>(id_);
+    return held == nullptr ? nullptr : &held->instance;
+  }
 
   /// Runs member handler F(args...) on rank `dest`'s instance.
   template <auto F, class... A>
   void send(int dest, A&&... args) const {
     check<F>();
-    tessera::detail::hooks(*rt_).send_to<F, detail::invoke_member<F>>(dest, id_, 0, std::forward<A>(args)...);
+    tessera::detail::hooks(*rt_).send_to<F, detail::invoke_member<F, T>>(dest, id_, 0, std::forward<A>(args)...);
   }
 
   /// Runs member handler F(args...) on every rank's instance, this one included.
   template <auto F, class... A>
   void broadcast(A&&... args) const {
     check<F>();
-    tessera::detail::hooks(*rt_).broadcast_to<F, detail::invoke_member<F>>(id_, 0, std::forward<A>(args)...);
+    tessera::detail::hooks(*rt_).broadcast_to<F, detail::invoke_member<F, T>>(id_, 0, std::forward<A>(args)...);
   }
 
   template <class Archive>
-  void serialize(Archive& archive) {
+  void save(Archive& archive) const {
     archive(id_);
-    rt_ = &this_runtime();
+  }
+  /// Binds to the runtime decoding the message or state (fatal where no runtime decodes).
+  template <class Archive>
+  void load(Archive& archive) {
+    archive(id_);
+    rt_ = &serial::decoding_runtime(archive);
   }
 
  private:
@@ -70,7 +92,7 @@ class ObjGroup {
 /// order relative to other collective creations.
 template <class T, class... A>
 ObjGroup<T> make_objgroup(Runtime& rt, A&&... args) {
-  auto instance = std::make_shared<T>(std::forward<A>(args)...);
+  auto instance = std::make_unique<detail::GroupInstance<T>>(std::forward<A>(args)...);
   const std::uint64_t id = tessera::detail::hooks(rt).next_collective_target_id();
   tessera::detail::hooks(rt).register_target(id, instance.get());
   tessera::detail::hooks(rt).adopt(std::move(instance));

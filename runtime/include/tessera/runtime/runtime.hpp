@@ -31,6 +31,7 @@
 #include <tessera/runtime/handler_traits.hpp>
 #include <tessera/runtime/idle_policy.hpp>
 #include <tessera/runtime/node_map.hpp>
+#include <tessera/runtime/resident.hpp>
 #include <tessera/runtime/timer.hpp>
 #include <tessera/runtime/trace.hpp>
 #include <tessera/runtime/transport.hpp>
@@ -257,12 +258,12 @@ class Runtime {
   /// Registers the object that messages with envelope target `id` run on (object groups,
   /// collections). Messages that arrived for it earlier run from the next scheduler turn, in
   /// arrival order and before any that arrive later.
-  void register_target(std::uint64_t id, void* object);
+  void register_target(std::uint64_t id, detail::Resident* object);
   void unregister_target(std::uint64_t id);
-  /// Keeps `object` alive until the runtime is destroyed (object group instances).
-  void adopt(std::shared_ptr<void> object) { owned_.push_back(std::move(object)); }
+  /// Keeps `object` alive until the runtime is destroyed (collections, object group instances).
+  void adopt(std::unique_ptr<detail::Resident> object) { owned_.push_back(std::move(object)); }
   /// The object registered under `id`, or nullptr.
-  void* find_target(std::uint64_t id) const {
+  detail::Resident* find_target(std::uint64_t id) const {
     auto it = targets_.find(id);
     return it == targets_.end() ? nullptr : it->second;
   }
@@ -271,7 +272,7 @@ class Runtime {
   std::uint64_t next_collective_target_id() { return ++collective_targets_; }
 
   // The layers' per-runtime services, one per type (hooks.hpp: service<S>()).
-  std::unordered_map<const void*, void*> services_;
+  std::unordered_map<const detail::ServiceKey*, detail::Resident*> services_;
   /// Turns on idle accounting on the wall clock and/or the thread CPU clock (off by default: each
   /// clock costs two reads per wait, and a wait ends on the path of every message's latency).
   /// Calls accumulate; the instrumentation turns on the clock it measures loads with.
@@ -374,10 +375,10 @@ class Runtime {
   std::vector<std::function<bool()>> pollers_;
   EpochId current_epoch_ = kGlobalEpoch;
   MessageObserver* observer_ = nullptr;
-  std::unordered_map<std::uint64_t, void*> targets_;
+  std::unordered_map<std::uint64_t, detail::Resident*> targets_;
   std::unordered_map<std::uint64_t, std::vector<Parked>> parked_;
   std::uint64_t collective_targets_ = 0;
-  std::vector<std::shared_ptr<void>> owned_;
+  std::vector<std::unique_ptr<detail::Resident>> owned_;  // destroyed with the runtime, after its last drain
   std::uint64_t counted_sent_ = 0;
   std::uint64_t counted_handled_ = 0;
   double idle_wall_ = 0;
@@ -390,22 +391,21 @@ class Runtime {
   std::uint64_t total_sent_ = 0;     // system messages included: what drain() balances
   std::uint64_t total_handled_ = 0;
   std::uint64_t quiescent_sums_[2] = {~0ull, ~0ull};  // global (sent, handled) at the last drain's end
-  Runtime* previous_ = nullptr;      // the runtime that was current before this one
 };
 
-/// The runtime of the calling thread: the one access point for free functions and handlers.
-/// Inside a handler (any scheduler turn) it is the runtime running that turn, so two runtimes in
-/// one process each find themselves; elsewhere it is the most recently constructed Runtime, and
-/// destroying it restores the one before. Fatal if there is none.
+/// The runtime whose scheduler turn is running on the calling thread: inside a handler (or work
+/// posted with post_local, or a poller) it is the runtime that delivered it, so two runtimes in
+/// one process each find themselves. There is no process-wide runtime: called outside a
+/// scheduler turn it is fatal; code there holds its Runtime (or tessera::Context) and uses it.
 Runtime& this_runtime();
 
-/// Runs free function F(args...) on `dest` through this_runtime().
+/// From inside a handler: runs free function F(args...) on `dest` through this_runtime().
 template <auto F, class... A>
 void send(int dest, A&&... args) {
   this_runtime().send<F>(dest, std::forward<A>(args)...);
 }
 
-/// Runs free function F(args...) once on every rank through this_runtime().
+/// From inside a handler: runs free function F(args...) once on every rank through this_runtime().
 template <auto F, class... A>
 void broadcast(A&&... args) {
   this_runtime().broadcast<F>(std::forward<A>(args)...);

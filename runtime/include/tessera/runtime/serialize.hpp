@@ -77,10 +77,13 @@ class SpanSource : public std::streambuf {
   }
 };
 
-/// Reads encoded arguments in order; a read past the end is a malformed message.
+/// Reads encoded arguments in order; a read past the end is a malformed message. `runtime` is the
+/// runtime the bytes are decoded for (serial::decoding_runtime): proxies among the arguments bind
+/// to it.
 class Reader {
  public:
-  explicit Reader(std::span<const std::byte> bytes) : at_(bytes.data()), end_(bytes.data() + bytes.size()) {}
+  explicit Reader(std::span<const std::byte> bytes, Runtime* runtime = nullptr)
+      : at_(bytes.data()), end_(bytes.data() + bytes.size()), runtime_(runtime) {}
   const std::byte* take(std::size_t n) {
     if (static_cast<std::size_t>(end_ - at_) < n)
       fatal("malformed message: needed {} more bytes, {} left", n, end_ - at_);
@@ -89,10 +92,12 @@ class Reader {
     return here;
   }
   std::size_t remaining() const { return static_cast<std::size_t>(end_ - at_); }
+  Runtime* runtime() const { return runtime_; }
 
  private:
   const std::byte* at_;
   const std::byte* end_;
+  Runtime* runtime_;
 };
 
 /// Appends the encoding of `value` to `out`.
@@ -137,7 +142,7 @@ T decode(Reader& in) {
                     "constructible and have a serialize(Archive&) template");
       SpanSource source(bytes, n);
       std::istream stream(&source);
-      serial::InputArchive archive(stream);
+      serial::InputArchive archive(stream, in.runtime());
       T value;
       archive(value);
       return value;

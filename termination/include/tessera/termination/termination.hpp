@@ -37,7 +37,7 @@ namespace detail {
 class EpochTable;
 }
 
-class Termination {
+class Termination : public tessera::detail::Resident {
  public:
   /// Collective: every rank creates the termination layer once per runtime, after the runtime.
   Termination(Runtime& rt, const TerminationFlags& flags);

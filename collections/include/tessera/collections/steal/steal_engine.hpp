@@ -238,7 +238,7 @@ class StealEngine {
 
   template <auto F, class... A>
   void send_system(int dest, A&&... args) {
-    tessera::detail::hooks(rt_).send_to<F, tessera::detail::invoke_member<F>>(dest, self_.id(), Envelope::kSystem, std::forward<A>(args)...);
+    tessera::detail::hooks(rt_).send_to<F, tessera::detail::invoke_member<F, StealEngine>>(dest, self_.id(), Envelope::kSystem, std::forward<A>(args)...);
   }
 
   template <auto F, class... A>

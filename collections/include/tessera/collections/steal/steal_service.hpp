@@ -14,6 +14,7 @@
 /// keep apart. A bare Runtime without one can still build task collections from explicit options.
 ///
 /// Errors: install() twice, or of() before install(), is fatal (a programming error, not input).
+#include <tessera/runtime/resident.hpp>
 #include <tessera/collections/steal/steal_options.hpp>
 #include <tessera/collections/steal/steal_stats.hpp>
 
@@ -25,7 +26,7 @@ class Runtime;
 
 namespace tessera::collections::steal {
 
-class StealService {
+class StealService : public tessera::detail::Resident {
  public:
   explicit StealService(StealOptions options) : options_(options) {}
 

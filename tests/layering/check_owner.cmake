@@ -1,0 +1,58 @@
+# cmake -DROOT=<source dir> -P check_owner.cmake
+# Issue 27 item 2: the runtime's tables are typed and there is no process-wide runtime. Fails (and
+# lists each offence) when
+# - a public header of a library layer keeps an untyped table: a container, smart pointer or map
+#   of `void*` / `void` (what Runtime's service, target and ownership tables were);
+# - a library source or header other than runtime.hpp/runtime.cpp calls this_runtime(): the
+#   library binds to the runtime a handler, message or element gives it (the free send/broadcast
+#   in runtime.hpp are for application handlers).
+set(_layers runtime termination collections lb)
+set(_headers)
+set(_sources)
+foreach(_layer IN LISTS _layers)
+  file(GLOB_RECURSE _s ${ROOT}/${_layer}/*.hpp ${ROOT}/${_layer}/*.cpp)
+  set(_h ${_s})
+  list(FILTER _h INCLUDE REGEX "/include/.*\\.hpp$")
+  list(APPEND _headers ${_h})
+  list(APPEND _sources ${_s})
+endforeach()
+set(_untyped
+  "(map|vector|deque|set|list|array|pair)<[^;]*void[ \t]*\\*"
+  "(shared_ptr|unique_ptr|weak_ptr)<[ \t]*(const[ \t]+)?void[ \t]*>"
+  "std::any[ \t]")
+set(_violations 0)
+foreach(_file IN LISTS _headers)
+  file(STRINGS ${_file} _lines)
+  set(_n 0)
+  foreach(_line IN LISTS _lines)
+    math(EXPR _n "${_n} + 1")
+    foreach(_pattern IN LISTS _untyped)
+      if(_line MATCHES "${_pattern}")
+        file(RELATIVE_PATH _rel ${ROOT} ${_file})
+        message("${_rel}:${_n}: an untyped table in a public header (found '${CMAKE_MATCH_0}'); hold detail::Resident")
+        math(EXPR _violations "${_violations} + 1")
+      endif()
+    endforeach()
+  endforeach()
+endforeach()
+foreach(_file IN LISTS _sources)
+  if(_file MATCHES "/runtime/(include/tessera/runtime/runtime\\.hpp|src/runtime\\.cpp)$")
+    continue()
+  endif()
+  file(STRINGS ${_file} _lines)
+  set(_n 0)
+  foreach(_line IN LISTS _lines)
+    math(EXPR _n "${_n} + 1")
+    if(_line MATCHES "this_runtime[ \t]*\\(")
+      file(RELATIVE_PATH _rel ${ROOT} ${_file})
+      message("${_rel}:${_n}: the library calls this_runtime(); use the runtime the handler, message or element gives")
+      math(EXPR _violations "${_violations} + 1")
+    endif()
+  endforeach()
+endforeach()
+list(LENGTH _headers _h_count)
+list(LENGTH _sources _s_count)
+message("owner: ${_h_count} public headers and ${_s_count} library files checked, ${_violations} violations")
+if(_violations GREATER 0)
+  message(FATAL_ERROR "untyped runtime tables or this_runtime() in the library")
+endif()
