@@ -1,5 +1,7 @@
 #include "tessera/lb/model.hpp"
 
+#include <tessera/runtime/error.hpp>
+
 #include <algorithm>
 #include <functional>
 #include <map>
@@ -61,7 +63,7 @@ bool NodeMap::grouped() const {
 
 NodeMap NodeMap::blocks(Rank ranks, Rank ranks_per_node) {
   if (ranks < 1 || ranks_per_node < 1) {
-    throw std::invalid_argument("node map: expected ranks >= 1 and ranks per node >= 1, got " + std::to_string(ranks) +
+    throw Error("node map: expected ranks >= 1 and ranks per node >= 1, got " + std::to_string(ranks) +
                                 " and " + std::to_string(ranks_per_node));
   }
   NodeMap map;
@@ -103,7 +105,7 @@ double bytes_field(const nlohmann::json& fields, const char* key, double fallbac
   const auto it = fields.find(key);
   if (it == fields.end()) return fallback;
   if (!it->is_number() || it->get<double>() < 0.0) {
-    throw std::invalid_argument("object " + to_string(id) + ": user_defined." + key +
+    throw Error("object " + to_string(id) + ": user_defined." + key +
                                 " must be a number >= 0, got " + it->dump());
   }
   return it->get<double>();
@@ -133,7 +135,7 @@ std::optional<double> metadata_number(const std::string& extra, const char* key,
   const auto it = metadata.find(key);
   if (it == metadata.end()) return std::nullopt;
   if (!it->is_number() || it->get<double>() < 0.0) {
-    throw std::invalid_argument("rank " + std::to_string(rank) + ": metadata." + key +
+    throw Error("rank " + std::to_string(rank) + ": metadata." + key +
                                 " must be a number >= 0, got " + it->dump());
   }
   return it->get<double>();

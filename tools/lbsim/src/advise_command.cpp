@@ -21,17 +21,20 @@ constexpr double kDefaultBandwidthGBps = 1.0;
 
 // "A:B" -> (A, B). Throws InputError naming --phases.
 std::pair<lb::PhaseId, lb::PhaseId> parse_phases(const std::string& text) {
+  const InputError malformed(fmt::format("--phases {}: expected A:B, two phase ids", text));
   const auto colon = text.find(':');
+  if (colon == std::string::npos) throw malformed;
+  std::size_t used_a = 0, used_b = 0;
+  const std::string a = text.substr(0, colon), b = text.substr(colon + 1);
+  lb::PhaseId first = 0, last = 0;
   try {
-    if (colon == std::string::npos) throw std::invalid_argument(text);
-    std::size_t used_a = 0, used_b = 0;
-    const std::string a = text.substr(0, colon), b = text.substr(colon + 1);
-    const lb::PhaseId first = std::stoll(a, &used_a), last = std::stoll(b, &used_b);
-    if (used_a != a.size() || used_b != b.size()) throw std::invalid_argument(text);
-    return {first, last};
-  } catch (const std::logic_error&) {
-    throw InputError(fmt::format("--phases {}: expected A:B, two phase ids", text));
+    first = std::stoll(a, &used_a);
+    last = std::stoll(b, &used_b);
+  } catch (const std::logic_error&) {  // std::stoll's invalid_argument and out_of_range
+    throw malformed;
   }
+  if (used_a != a.size() || used_b != b.size()) throw malformed;
+  return {first, last};
 }
 
 std::string cost_line(const lb::CostModel& cost) {

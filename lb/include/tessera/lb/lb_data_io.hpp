@@ -6,6 +6,8 @@
 // Every malformed input raises DataError whose message names the file, the phase and the field,
 // e.g. "data.3.json: phase 2: tasks[17].time: expected a number".
 
+#include <tessera/runtime/error.hpp>
+
 #include <filesystem>
 #include <stdexcept>
 #include <string>
@@ -15,9 +17,10 @@
 
 namespace tessera::lb {
 
-class DataError : public std::runtime_error {
+/// A malformed LB data file: a tessera::Error whose message names the file, phase and field.
+class DataError : public Error {
  public:
-  using std::runtime_error::runtime_error;
+  using Error::Error;
 };
 
 // Parses one rank's file. `rank` is the rank the file name gives; a metadata rank that disagrees

@@ -4,9 +4,15 @@
 /// Tessera distinguishes two kinds of failure:
 /// - `tessera::Error`: an exception for invalid input found before any distributed state is
 ///   touched (a bad flag, a bad strategy argument, a malformed file). The caller may catch it.
+///   It is the one type for what a user typed or wrote: its message names the flag, key or file
+///   (subclasses add nothing but a name: `ArgumentError` for key=value arguments,
+///   `lb::DataError` for LB data files, the apps' and lbsim's `InputError`).
 /// - `tessera::fatal()`: an unrecoverable error inside a running job (a send to a rank outside
 ///   the communicator, a handler that threw, an unknown handler id). It prints one message with
 ///   the rank and aborts the whole job with a non-zero exit on every rank, so nothing hangs.
+/// A class constructed by code (not from input) with a value outside its documented range
+/// throws what the standard library would (`std::invalid_argument`, `std::length_error`): that is
+/// a bug in the calling code, not bad input, e.g. a deque of capacity 0.
 #include <fmt/format.h>
 
 #include <stdexcept>

@@ -16,12 +16,14 @@
 
 #include "tessera/lb/model.hpp"
 
+#include <tessera/runtime/error.hpp>
+
 namespace tessera::lbsim {
 
 // A user input lbsim cannot use; the message names the input and what was expected.
-class InputError : public std::invalid_argument {
+class InputError : public Error {
  public:
-  using std::invalid_argument::invalid_argument;
+  using Error::Error;
 };
 
 struct SyntheticSpec {
