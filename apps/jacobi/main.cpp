@@ -1,6 +1,6 @@
 // tessera-jacobi: the 2-D Jacobi example (apps/jacobi/README.md), plain MPI or a collection of tiles.
-#include "tessera/jacobi/modes.hpp"
-#include "tessera/jacobi/options.hpp"
+#include "tessera/jacobi/driver/modes.hpp"
+#include "tessera/jacobi/driver/options.hpp"
 
 #include <tessera/tessera.hpp>
 

@@ -1,6 +1,6 @@
 // tessera-soak: a seeded random workload that checks itself (apps/soak/README.md).
-#include "tessera/soak/options.hpp"
-#include "tessera/soak/soak.hpp"
+#include "tessera/soak/driver/options.hpp"
+#include "tessera/soak/driver/soak.hpp"
 
 #include <tessera/tessera.hpp>
 
