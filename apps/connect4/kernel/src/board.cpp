@@ -1,8 +1,9 @@
 #include "tessera/connect4/board.hpp"
 
-#include <stdexcept>
 
 #include <fmt/format.h>
+
+#include <tessera/runtime/error.hpp>
 
 namespace tessera::connect4 {
 namespace {
@@ -27,23 +28,23 @@ Board Board::from_moves(std::string_view moves) {
   for (std::size_t i = 0; i < moves.size(); ++i) {
     const char ch = moves[i];
     if (ch < '1' || ch > '7') {
-      throw std::invalid_argument(fmt::format("illegal move string '{}': move {} is '{}', expected a column 1-7",
+      throw Error(fmt::format("illegal move string '{}': move {} is '{}', expected a column 1-7",
                                               moves, i + 1, ch));
     }
     const int column = ch - '1';
     if (!board.can_play(column)) {
-      throw std::invalid_argument(
+      throw Error(
           fmt::format("illegal move string '{}': move {} plays column {}, which is full", moves, i + 1, ch));
     }
     board = board.played(column);
     if (board.last_mover_won()) {
-      throw std::invalid_argument(fmt::format("illegal move string '{}': move {} (column {}) completes four in a "
+      throw Error(fmt::format("illegal move string '{}': move {} (column {}) completes four in a "
                                               "row, so the game is over",
                                               moves, i + 1, ch));
     }
   }
   if (board.full()) {
-    throw std::invalid_argument(fmt::format("position '{}' fills the board: there is no move to choose", moves));
+    throw Error(fmt::format("position '{}' fills the board: there is no move to choose", moves));
   }
   return board;
 }

@@ -1,14 +1,15 @@
-#include <stdexcept>
 
 #include <fmt/format.h>
 
 #include "tessera/connect4/minimax.hpp"
 
+#include <tessera/runtime/error.hpp>
+
 namespace tessera::connect4 {
 
 void check_lookahead(int lookahead) {
   if (lookahead < 1 || lookahead > kMaxLookahead) {
-    throw std::invalid_argument(
+    throw Error(
         fmt::format("lookahead is {}: expected a number of moves in [1, {}]", lookahead, kMaxLookahead));
   }
 }

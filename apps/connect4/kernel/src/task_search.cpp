@@ -1,10 +1,11 @@
-#include <stdexcept>
 #include <vector>
 
 #include <tessera/collections/steal/cache_line.hpp>
 
 #include "node_record.hpp"
 #include "tessera/connect4/minimax.hpp"
+
+#include <tessera/runtime/error.hpp>
 
 namespace tessera::connect4 {
 namespace {
@@ -54,7 +55,7 @@ void report(NodeRecord* record, int column, int value, NodeArena& arena, SearchR
 TaskSearchResult search_tasks(const Board& root, int lookahead, collections::steal::WorkPoolScheme scheme,
                               std::size_t workers) {
   check_lookahead(lookahead);
-  if (workers == 0) throw std::invalid_argument("the number of workers is 0: expected at least 1");
+  if (workers == 0) throw Error("the number of workers is 0: expected at least 1");
   std::vector<CacheAligned<NodeArena>> arenas(workers);
   SearchResult outcome;
   const NodeTask seed{root, nullptr};

@@ -84,9 +84,10 @@ void Block::set_halo(Side side, std::span<const double> values) {
   const std::int64_t w = cols_.size();
   const bool horizontal = side == Side::north || side == Side::south;
   const std::int64_t expected = horizontal ? w : h;
+  // A bug, not bad input: the driver always sends a neighbour's whole edge.
   if (static_cast<std::int64_t>(values.size()) != expected)
-    throw std::invalid_argument("halo of " + std::to_string(values.size()) + " values for a block edge of " +
-                                std::to_string(expected) + " points");
+    throw std::logic_error("halo of " + std::to_string(values.size()) + " values for a block edge of " +
+                           std::to_string(expected) + " points");
   for (std::int64_t k = 0; k < expected; ++k) {
     const double v = values[static_cast<std::size_t>(k)];
     switch (side) {

@@ -1,13 +1,14 @@
 #include "tessera/nqueens/board.hpp"
 
-#include <stdexcept>
 #include <string>
+
+#include <tessera/runtime/error.hpp>
 
 namespace tessera::nqueens {
 
 Board::Board(std::int32_t n) : n_(n), full_(0) {
   if (n < 1 || n > kMaxN) {
-    throw std::invalid_argument("N is " + std::to_string(n) + ": expected an integer in [1, " +
+    throw Error("N is " + std::to_string(n) + ": expected an integer in [1, " +
                                 std::to_string(kMaxN) + "]");
   }
   full_ = n == 32 ? ~std::uint32_t{0} : (std::uint32_t{1} << n) - 1;
@@ -38,7 +39,7 @@ std::uint64_t Board::count_below(const Placement& placement) const noexcept {
 
 void check_cutoff(std::int32_t n, std::int32_t cutoff) {
   if (cutoff < 0 || cutoff > n) {
-    throw std::invalid_argument("cutoff is " + std::to_string(cutoff) + ": expected a row in [0, N = " +
+    throw Error("cutoff is " + std::to_string(cutoff) + ": expected a row in [0, N = " +
                                 std::to_string(n) + "]");
   }
 }

@@ -2,6 +2,8 @@
 
 #include <vector>
 
+#include <tessera/runtime/error.hpp>
+
 #include "tessera/nqueens/board.hpp"
 
 namespace tessera::nqueens {
@@ -13,6 +15,8 @@ using collections::steal::WorkerPool;
 WorkerSearchResult search_workers(std::int32_t n, std::int32_t cutoff, std::size_t workers) {
   const Board board(n);
   check_cutoff(n, cutoff);
+  // Checked here, not left to WorkerPool, so bad input is a tessera::Error like the others.
+  if (workers == 0) throw Error("the number of workers is 0: expected at least 1");
   WorkerPool<Placement> pool(workers);
   std::vector<CacheAligned<std::uint64_t>> solutions(workers);
   const Placement root = board.empty();

@@ -2,9 +2,10 @@
 
 #include <cmath>
 #include <numbers>
-#include <stdexcept>
 
 #include <fmt/format.h>
+
+#include <tessera/runtime/error.hpp>
 
 namespace tessera::octree {
 namespace {
@@ -48,7 +49,7 @@ const char* to_string(Distribution distribution) {
 
 void check_particle_count(std::int64_t n) {
   if (n < 1 || n > kMaxParticles) {
-    throw std::invalid_argument(fmt::format("the number of particles is {}: expected an integer in [1, {}]", n,
+    throw Error(fmt::format("the number of particles is {}: expected an integer in [1, {}]", n,
                                             kMaxParticles));
   }
 }

@@ -2,15 +2,16 @@
 
 #include <algorithm>
 #include <limits>
-#include <stdexcept>
 
 #include <fmt/format.h>
+
+#include <tessera/runtime/error.hpp>
 
 namespace tessera::octree {
 
 void check_leaf_size(std::int64_t leaf_size) {
   if (leaf_size < 1) {
-    throw std::invalid_argument(fmt::format("the leaf size is {}: expected at least 1 particle", leaf_size));
+    throw Error(fmt::format("the leaf size is {}: expected at least 1 particle", leaf_size));
   }
 }
 

@@ -1,9 +1,10 @@
-#include <stdexcept>
 #include <vector>
 
 #include <tessera/collections/steal/cache_line.hpp>
 
 #include "split.hpp"
+
+#include <tessera/runtime/error.hpp>
 
 namespace tessera::octree {
 
@@ -11,7 +12,7 @@ TaskOctreeResult partition_tasks(std::span<Particle> particles, std::int64_t lea
                                  collections::steal::WorkPoolScheme scheme, std::size_t workers, bool keep_leaves) {
   check_particle_count(static_cast<std::int64_t>(particles.size()));
   check_leaf_size(leaf_size);
-  if (workers == 0) throw std::invalid_argument("the number of workers is 0: expected at least 1");
+  if (workers == 0) throw Error("the number of workers is 0: expected at least 1");
   std::vector<collections::steal::CacheAligned<detail::LeafTally>> tallies(workers);
   const detail::Octant root{bounding_cube(particles), 0, static_cast<std::uint32_t>(particles.size()), 1, 0};
   TaskOctreeResult result;

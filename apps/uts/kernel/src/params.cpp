@@ -2,9 +2,10 @@
 
 #include <array>
 #include <charconv>
-#include <stdexcept>
 
 #include <fmt/format.h>
+
+#include <tessera/runtime/error.hpp>
 
 namespace tessera::uts {
 namespace {
@@ -29,7 +30,7 @@ Enum parse_enum(std::string_view text, const std::array<std::string_view, N>& na
   for (std::size_t i = 0; i < N; ++i) {
     accepted += fmt::format("{}{} ({})", i == 0 ? "" : ", ", i, names[i]);
   }
-  throw std::invalid_argument(
+  throw Error(
       fmt::format("unknown {} '{}' for {}: expected one of {}", what, text, flag, accepted));
 }
 
@@ -80,34 +81,34 @@ const std::array<NamedTree, 5>& sample_trees() {
 
 void validate(const TreeParams& p) {
   if (!(p.nonleaf_probability >= 0.0 && p.nonleaf_probability <= 1.0)) {
-    throw std::invalid_argument(
+    throw Error(
         fmt::format("-q (non-leaf probability) is {}: expected a value in [0, 1]", p.nonleaf_probability));
   }
   if (p.nonleaf_children < 1) {
-    throw std::invalid_argument(
+    throw Error(
         fmt::format("-m (children of a non-leaf) is {}: expected an integer >= 1", p.nonleaf_children));
   }
   if (p.depth < 1) {
-    throw std::invalid_argument(fmt::format("-d (depth) is {}: expected an integer >= 1", p.depth));
+    throw Error(fmt::format("-d (depth) is {}: expected an integer >= 1", p.depth));
   }
   if (!(p.root_branching >= 0.0 && p.root_branching <= 2147483647.0)) {
-    throw std::invalid_argument(fmt::format(
+    throw Error(fmt::format(
         "-b (root branching factor) is {}: expected a value in [0, 2147483647]", p.root_branching));
   }
   if (!(p.shift_depth >= 0.0)) {
-    throw std::invalid_argument(
+    throw Error(
         fmt::format("-f (hybrid shift depth) is {}: expected a fraction >= 0", p.shift_depth));
   }
   if (p.granularity < 1) {
-    throw std::invalid_argument(
+    throw Error(
         fmt::format("-g (compute granularity) is {}: expected an integer >= 1", p.granularity));
   }
   if (static_cast<std::int32_t>(p.type) < 0 || static_cast<std::size_t>(p.type) >= kTypeNames.size()) {
-    throw std::invalid_argument(fmt::format("-t (tree type) is {}: expected 0, 1 or 2",
+    throw Error(fmt::format("-t (tree type) is {}: expected 0, 1 or 2",
                                             static_cast<std::int32_t>(p.type)));
   }
   if (static_cast<std::int32_t>(p.shape) < 0 || static_cast<std::size_t>(p.shape) >= kShapeNames.size()) {
-    throw std::invalid_argument(fmt::format("-a (shape function) is {}: expected 0, 1, 2 or 3",
+    throw Error(fmt::format("-a (shape function) is {}: expected 0, 1, 2 or 3",
                                             static_cast<std::int32_t>(p.shape)));
   }
 }
@@ -130,7 +131,7 @@ const NamedTree& named_tree(std::string_view name) {
       return tree;
     }
   }
-  throw std::invalid_argument(
+  throw Error(
       fmt::format("unknown tree '{}' for --tree: expected T1, T2, T3, T4 or T5", name));
 }
 

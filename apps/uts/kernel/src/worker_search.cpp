@@ -4,6 +4,8 @@
 
 #include "tessera/uts/tree.hpp"
 
+#include <tessera/runtime/error.hpp>
+
 namespace tessera::uts {
 
 using collections::steal::CacheAligned;
@@ -11,6 +13,8 @@ using collections::steal::WorkerContext;
 using collections::steal::WorkerPool;
 
 WorkerSearchResult search_workers(const TreeParams& params, std::size_t workers, Sha1Backend backend) {
+  // Checked here, not left to WorkerPool, so bad input is a tessera::Error like the others.
+  if (workers == 0) throw Error("the number of workers is 0: expected at least 1");
   WorkerPool<Node> pool(workers);
   // One generator (it owns a hasher) and one tally per worker: nothing shared per node.
   std::vector<TreeGenerator> generators;

@@ -40,7 +40,7 @@ class Board {
   // The empty board, first player to move.
   Board() = default;
 
-  // The position after `moves` in Pons' notation. Throws std::invalid_argument naming the
+  // The position after `moves` in Pons' notation. Throws tessera::Error naming the
   // offending move when a character is not a column digit 1-7, a column is already full, a
   // move completes four in a row (the game would be over), or the board is left full (there is
   // nothing to choose): every accepted position has a move to search.

@@ -44,7 +44,7 @@ struct TaskSearchResult {
   collections::steal::WorkPoolRun run;  // tasks, peak task storage, CPU and wall seconds
 };
 
-// Throws std::invalid_argument unless lookahead is in [1, kMaxLookahead].
+// Throws tessera::Error unless lookahead is in [1, kMaxLookahead].
 void check_lookahead(int lookahead);
 
 // The value of the node `board`, `depth` plies below the root, if it is a leaf (its last move
@@ -54,7 +54,7 @@ std::optional<int> leaf_value(const Board& board, int depth, int lookahead) noex
 // Depth-first recursion with no tasks: the reference the task-based search is checked against.
 SearchResult search_sequential(const Board& root, int lookahead);
 
-// Every node a task on `workers` threads under `scheme`. Throws std::invalid_argument for a
+// Every node a task on `workers` threads under `scheme`. Throws tessera::Error for a
 // bad lookahead or 0 workers.
 TaskSearchResult search_tasks(const Board& root, int lookahead, collections::steal::WorkPoolScheme scheme,
                               std::size_t workers);

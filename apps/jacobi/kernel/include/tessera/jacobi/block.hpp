@@ -59,7 +59,8 @@ class Block {
   /// The interior values along `side` (a row for north/south, a column for west/east): what the
   /// neighbour on that side needs as its halo.
   std::vector<double> edge(Side side) const;
-  /// Stores the neighbour's edge in the halo on `side`. Its length must match the block's.
+  /// Stores the neighbour's edge in the halo on `side`. Its length must match the block's
+  /// (std::logic_error otherwise: a bug in the caller, not bad input).
   void set_halo(Side side, std::span<const double> values);
 
   /// One Jacobi sweep over the interior, using the current halos. Returns the largest

@@ -31,7 +31,7 @@ static_assert(std::is_trivially_copyable_v<Placement>);
 
 class Board {
  public:
-  // Throws std::invalid_argument naming `n` unless 1 <= n <= kMaxN.
+  // Throws tessera::Error naming `n` unless 1 <= n <= kMaxN.
   explicit Board(std::int32_t n);
 
   std::int32_t n() const noexcept { return n_; }
@@ -47,7 +47,7 @@ class Board {
   std::uint64_t count_below(const Placement& placement) const noexcept;
 
   // Every valid placement of the first `cutoff` rows, in lexicographic column order: the
-  // tasks of a search with that cutoff. Throws std::invalid_argument naming the cutoff
+  // tasks of a search with that cutoff. Throws tessera::Error naming the cutoff
   // unless 0 <= cutoff <= n.
   std::vector<Placement> tasks(std::int32_t cutoff) const;
 
@@ -62,7 +62,7 @@ class Board {
 // Solutions by serial search from the empty board.
 std::uint64_t count_sequential(std::int32_t n);
 
-// Throws std::invalid_argument naming `cutoff` unless 0 <= cutoff <= n.
+// Throws tessera::Error naming `cutoff` unless 0 <= cutoff <= n.
 void check_cutoff(std::int32_t n, std::int32_t cutoff);
 
 }  // namespace tessera::nqueens

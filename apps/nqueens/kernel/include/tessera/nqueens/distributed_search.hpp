@@ -20,7 +20,7 @@ struct DistributedSearchResult {
   collections::steal::IterationStats stats;  // per rank; seconds on rank 0
 };
 
-// Collective. Throws std::invalid_argument (on every rank alike) if n is outside [1, kMaxN]
+// Collective. Throws tessera::Error (on every rank alike) if n is outside [1, kMaxN]
 // or cutoff outside [0, n].
 DistributedSearchResult search_distributed(Runtime& rt, std::int32_t n, std::int32_t cutoff,
                                            const collections::steal::StealOptions& options);

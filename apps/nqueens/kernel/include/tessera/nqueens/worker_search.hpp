@@ -16,7 +16,7 @@ struct WorkerSearchResult {
   collections::steal::PoolStats stats;
 };
 
-// Throws std::invalid_argument if n is outside [1, kMaxN], cutoff outside [0, n], or
+// Throws tessera::Error if n is outside [1, kMaxN], cutoff outside [0, n], or
 // workers is 0.
 WorkerSearchResult search_workers(std::int32_t n, std::int32_t cutoff, std::size_t workers);
 

@@ -31,10 +31,10 @@ const char* to_string(Distribution distribution);
 
 inline constexpr std::int64_t kMaxParticles = (std::int64_t{1} << 31) - 1;
 
-// Throws std::invalid_argument unless n is in [1, kMaxParticles].
+// Throws tessera::Error unless n is in [1, kMaxParticles].
 void check_particle_count(std::int64_t n);
 
-// n particles with ids 0 .. n - 1. Throws std::invalid_argument as check_particle_count.
+// n particles with ids 0 .. n - 1. Throws tessera::Error as check_particle_count.
 std::vector<Particle> make_particles(std::int64_t n, Distribution distribution, std::uint64_t seed);
 
 }  // namespace tessera::octree

@@ -60,7 +60,7 @@ struct TaskOctreeResult {
   collections::steal::WorkPoolRun run;  // tasks, peak task storage, CPU and wall seconds
 };
 
-// Throws std::invalid_argument unless leaf_size >= 1.
+// Throws tessera::Error unless leaf_size >= 1.
 void check_leaf_size(std::int64_t leaf_size);
 
 // The root cube of `particles` (non-empty).
@@ -71,7 +71,7 @@ Cube bounding_cube(std::span<const Particle> particles);
 OctreeResult partition_sequential(std::span<Particle> particles, std::int64_t leaf_size, bool keep_leaves = false);
 
 // Every split a task on `workers` threads under `scheme`. Reorders `particles`. Throws
-// std::invalid_argument for an empty set, a bad leaf size or 0 workers.
+// tessera::Error for an empty set, a bad leaf size or 0 workers.
 TaskOctreeResult partition_tasks(std::span<Particle> particles, std::int64_t leaf_size,
                                  collections::steal::WorkPoolScheme scheme, std::size_t workers,
                                  bool keep_leaves = false);

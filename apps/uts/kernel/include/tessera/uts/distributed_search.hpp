@@ -20,7 +20,7 @@ struct DistributedSearchResult {
   collections::steal::IterationStats stats;   // per rank: nodes expanded, steals; seconds on rank 0
 };
 
-// Collective. Throws std::invalid_argument (on every rank alike) if `params` fail validate().
+// Collective. Throws tessera::Error (on every rank alike) if `params` fail validate().
 DistributedSearchResult search_distributed(Runtime& rt, const TreeParams& params,
                                            const collections::steal::StealOptions& options,
                                            Sha1Backend backend = default_sha1_backend());

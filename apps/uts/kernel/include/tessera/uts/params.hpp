@@ -49,16 +49,16 @@ struct TreeParams {
   friend bool operator==(const TreeParams&, const TreeParams&) = default;
 };
 
-// Throws std::invalid_argument, naming the flag and the accepted range, when q is outside
+// Throws tessera::Error, naming the flag and the accepted range, when q is outside
 // [0, 1], m < 1, d < 1, b < 0, f < 0 or g < 1.
 void validate(const TreeParams& params);
 
 // Parses -t as its reference code ("0".."2") or name ("binomial", "geometric", "hybrid").
-// Throws std::invalid_argument naming the value and the accepted ones.
+// Throws tessera::Error naming the value and the accepted ones.
 TreeType parse_tree_type(std::string_view text);
 
 // Parses -a as its reference code ("0".."3") or name ("linear", "expdec", "cyclic", "fixed").
-// Throws std::invalid_argument naming the value and the accepted ones.
+// Throws tessera::Error naming the value and the accepted ones.
 GeoShape parse_shape(std::string_view text);
 
 std::string_view to_string(TreeType type);
@@ -75,7 +75,7 @@ struct NamedTree {
 
 // The sample trees T1 (geometric, fixed), T2 (geometric, cyclic), T3 (binomial),
 // T4 (hybrid) and T5 (geometric, linear) of the reference's sample_trees.sh, each about
-// 4.1 M nodes. Throws std::invalid_argument for any other name.
+// 4.1 M nodes. Throws tessera::Error for any other name.
 const NamedTree& named_tree(std::string_view name);
 
 // The flags that rebuild `params` in the reference's notation, e.g. "-t 1 -a 3 -d 10 -b 4 -r 19".

@@ -28,7 +28,7 @@ struct TreeCounts {
 
 // Generates and counts the whole tree depth-first on the calling thread, keeping only the
 // unexpanded siblings on an explicit stack (memory: O(depth x max children) nodes).
-// Throws std::invalid_argument if `params` fail validate().
+// Throws tessera::Error if `params` fail validate().
 TreeCounts search_sequential(const TreeParams& params, Sha1Backend backend = default_sha1_backend());
 
 }  // namespace tessera::uts

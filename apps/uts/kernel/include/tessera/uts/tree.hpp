@@ -31,7 +31,7 @@ static_assert(std::is_trivially_copyable_v<Node>);
 // Expands nodes of one tree. Owns an RNG (and so a hasher): use one generator per thread.
 class TreeGenerator {
  public:
-  // Throws std::invalid_argument if `params` fail validate().
+  // Throws tessera::Error if `params` fail validate().
   explicit TreeGenerator(const TreeParams& params, Sha1Backend backend = default_sha1_backend());
 
   const TreeParams& params() const noexcept { return params_; }

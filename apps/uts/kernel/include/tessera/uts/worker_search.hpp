@@ -16,7 +16,7 @@ struct WorkerSearchResult {
   collections::steal::PoolStats stats;  // per worker: nodes expanded, steals
 };
 
-// Throws std::invalid_argument if `params` fail validate() or `workers` is 0.
+// Throws tessera::Error if `params` fail validate() or `workers` is 0.
 WorkerSearchResult search_workers(const TreeParams& params, std::size_t workers,
                                   Sha1Backend backend = default_sha1_backend());
 

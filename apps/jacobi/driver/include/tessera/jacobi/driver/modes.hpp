@@ -17,8 +17,9 @@
 #include <mpi.h>
 
 #include <cstdint>
-#include <stdexcept>
 #include <string>
+
+#include <tessera/runtime/error.hpp>
 
 namespace tessera {
 class Context;
@@ -38,9 +39,10 @@ struct Result {
   std::string restarted_from;    ///< the checkpoint directory restarted from (empty: none)
 };
 
-/// Raised on every rank alike, before any communication, when the job cannot run the options.
-struct RunError : std::runtime_error {
-  using std::runtime_error::runtime_error;
+/// Raised on every rank alike, before any communication, when the job cannot run the options:
+/// bad input, so a tessera::Error (its message names the flag).
+struct RunError : Error {
+  using Error::Error;
 };
 
 /// Plain MPI over `comm`. RunError when a rank's block would be empty (more ranks in a grid

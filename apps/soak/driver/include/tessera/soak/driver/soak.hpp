@@ -18,7 +18,8 @@
 #include "tessera/soak/driver/options.hpp"
 
 #include <cstdint>
-#include <stdexcept>
+
+#include <tessera/runtime/error.hpp>
 
 namespace tessera {
 class Context;
@@ -66,9 +67,9 @@ struct Result {
 };
 
 /// An input error found after the runtime started (a checkpoint of another workload), the same
-/// on every rank.
-struct RunError : std::runtime_error {
-  using std::runtime_error::runtime_error;
+/// on every rank: a tessera::Error naming the flag.
+struct RunError : Error {
+  using Error::Error;
 };
 
 /// Collective: runs the soak. Throws RunError when a restart's checkpoint does not match the
