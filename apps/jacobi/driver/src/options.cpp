@@ -2,26 +2,22 @@
 // runtime starts; the --tessera_ flags pass through untouched to tessera::Context.
 #include "tessera/jacobi/driver/options.hpp"
 
+#include <tessera/apps/cli/spmd_app.hpp>
 #include <tessera/apps/runtime_flags.hpp>
+#include <tessera/runtime/error.hpp>
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
-#include <algorithm>
 #include <stdexcept>
-#include <string_view>
-#include <vector>
+#include <string>
 
 namespace tessera::jacobi {
 
 namespace {
 
-struct InputError : std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
-
 void require(bool ok, const std::string& message) {
-  if (!ok) throw InputError(message);
+  if (!ok) throw Error(message);
 }
 
 // "4x8" -> {4, 8}. Anything else, or a count below 1, names the flag and the expected form.
@@ -36,8 +32,8 @@ std::pair<std::int64_t, std::int64_t> parse_tiles(const std::string& text) {
   try {
     rows = std::stoll(text.substr(0, x), &used_rows);
     cols = std::stoll(text.substr(x + 1), &used_cols);
-  } catch (const std::logic_error&) {
-    throw InputError(expected);
+  } catch (const std::logic_error&) {  // std::stoll: not a number, or out of range
+    throw Error(expected);
   }
   require(used_rows == x && used_cols == text.size() - x - 1 && rows >= 1 && cols >= 1, expected);
   return {rows, cols};
@@ -83,14 +79,7 @@ ParseResult parse_options(int argc, const char* const* argv) {
   app.add_option("--restart", options.restart,
                  "tiles mode: continue from the newest complete checkpoint in DIR, on any rank count");
 
-  // The runtime's flags go to tessera::Context unparsed; CLI11 sees only the application's.
-  const apps::SplitArguments split = apps::split_tessera_flags(argc, argv);
-  const std::vector<const char*>& own = split.own;
-  options.tessera_args = split.tessera;
-
-  ParseResult result;
-  try {
-    app.parse(static_cast<int>(own.size()), own.data());
+  return apps::parse_spmd_app_flags(app, argc, argv, options, 2, [&] {
     options.tiles_given = app.count("--tiles") > 0;
     options.mode = mode == "mpi" ? Mode::mpi : Mode::tiles;
     options.json = report == "json";
@@ -106,20 +95,7 @@ ParseResult parse_options(int argc, const char* const* argv) {
                         tiles, options.ny, options.nx));
     check_checkpoint_flags(options, app.count("--restart") > 0);
     if (!options.restart.empty()) options.tessera_args.push_back("--tessera_restart=" + options.restart);
-  } catch (const CLI::CallForHelp&) {
-    result.message = app.help();
-    return result;
-  } catch (const CLI::ParseError& e) {
-    result.message = fmt::format("tessera-jacobi: {} (run with --help for the flags)", e.what());
-    result.exit_code = 2;
-    return result;
-  } catch (const InputError& e) {
-    result.message = fmt::format("tessera-jacobi: {}", e.what());
-    result.exit_code = 2;
-    return result;
-  }
-  result.options = options;
-  return result;
+  });
 }
 
 }  // namespace tessera::jacobi

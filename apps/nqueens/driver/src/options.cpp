@@ -7,13 +7,13 @@
 
 #include <CLI/CLI.hpp>
 #include <tessera/apps/cli/search.hpp>
+#include <tessera/apps/error.hpp>
 
 #include "tessera/nqueens/board.hpp"
 
 namespace tessera::nqueens::app {
 
-CommandLine parse_command_line(int argc, char** argv, const collections::steal::StealFlags& steal_flags,
-                               bool speaking, int ranks) {
+CommandLine parse_command_line(int argc, char** argv, const apps::SearchJob& job) {
   CLI::App cli{"tessera-nqueens: count the ways to place N non-attacking queens on an N x N "
                "board (OEIS A000170), with one task per placement of the first rows."};
   std::int32_t n = 0;
@@ -23,15 +23,15 @@ CommandLine parse_command_line(int argc, char** argv, const collections::steal::
   cli.add_option("--cutoff", cutoff, "Rows placed by tasks before the serial search, in [0, N] "
                                      "(default min(3, N))");
   apps::add_search_flags(cli, search);
-  apps::add_report_flag(cli, search);
-  return apps::parse_search_command_line<Options>(cli, argc, argv, kProgram, speaking, [&] {
+  apps::add_report_flag(cli, search.report);
+  return apps::parse_command_line<Options>(cli, argc, argv, kProgram, job.speaking, [&] {
     const Board board(n);  // validates N
     Options options;
     options.n = n;
     options.cutoff = cutoff.value_or(std::min(3, n));
-    check_cutoff(n, options.cutoff);  // a bad board is reported before the steal flags
+    apps::for_flag("--cutoff", [&] { check_cutoff(n, options.cutoff); });  // before the steal flags
     static_cast<apps::SearchOptions&>(options) =
-        apps::resolve_search_options(search, steal_flags, ranks, kProgram, speaking);
+        apps::resolve_search_options(search, job, kProgram);
     return options;
   });
 }

@@ -6,7 +6,6 @@
 #include <string_view>
 
 #include <tessera/apps/search_options.hpp>
-#include <tessera/collections/steal/steal_flags.hpp>
 
 namespace tessera::nqueens::app {
 
@@ -20,12 +19,12 @@ struct Options : apps::SearchOptions {
 using CommandLine = apps::CommandLine<Options>;
 
 // Parses argv (after Context removed its --tessera_ flags). On --help prints usage to stdout; on
-// a bad flag or value prints one message naming it to stderr and returns a non-zero exit code.
-// Only a `speaking` process prints (rank 0), so a job says it once. `ranks` > 1 makes the search
-// distributed, and so do the runtime's steal flags (`steal_flags`: --tessera_steal_policy,
-// --tessera_steal_args, --tessera_workers > 1). --policy and --steal are the older spellings of
-// the first two: they still work, with a deprecation warning.
-CommandLine parse_command_line(int argc, char** argv, const collections::steal::StealFlags& steal_flags,
-                               bool speaking = true, int ranks = 1);
+// a bad flag or value prints one message naming it to stderr and returns exit code 2. Only a
+// speaking process prints (rank 0), so a job says it once. The search is distributed on several
+// ranks or with a steal policy or keys (`job.steal`: --tessera_steal_policy, --tessera_steal_args);
+// --tessera_workers (or its older spelling --workers) is its threads per rank, or without a
+// distributed search the threads of a pool in this process. --policy and --steal are the older
+// spellings of the steal flags: they still work, with a deprecation warning.
+CommandLine parse_command_line(int argc, char** argv, const apps::SearchJob& job);
 
 }  // namespace tessera::nqueens::app

@@ -1,24 +1,22 @@
 // tessera-soak's command line: CLI11 for the soak's flags, validated before the runtime starts.
 #include "tessera/soak/driver/options.hpp"
 
+#include <tessera/apps/cli/spmd_app.hpp>
 #include <tessera/apps/runtime_flags.hpp>
+#include <tessera/runtime/error.hpp>
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
 #include <charconv>
-#include <stdexcept>
+#include <string>
 
 namespace tessera::soak {
 
 namespace {
 
-struct InputError : std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
-
 void require(bool ok, const std::string& message) {
-  if (!ok) throw InputError(message);
+  if (!ok) throw Error(message);
 }
 
 void in_range(const char* flag, std::int64_t value, std::int64_t lo, std::int64_t hi) {
@@ -91,11 +89,7 @@ ParseResult parse_options(int argc, const char* const* argv) {
   app.add_option("--report", report, "text, or json: one JSON object on the last line")
       ->check(CLI::IsMember({"text", "json"}));
 
-  const apps::SplitArguments split = apps::split_tessera_flags(argc, argv);
-  o.tessera_args = split.tessera;
-  ParseResult result;
-  try {
-    app.parse(static_cast<int>(split.own.size()), split.own.data());
+  return apps::parse_spmd_app_flags(app, argc, argv, o, 2, [&] {
     o.seed = parse_seed(seed);
     o.json = report == "json";
     o.inject = inject == "drop" ? Inject::drop : inject == "duplicate" ? Inject::duplicate
@@ -107,20 +101,7 @@ ParseResult parse_options(int argc, const char* const* argv) {
                       apps::has_flag(o.tessera_args, "--tessera_lb_file");
     // A phase that does not end is reported (open epochs, ranks, counts) well before a CI timeout.
     if (!apps::has_flag(o.tessera_args, "--tessera_hang_timeout")) o.tessera_args.push_back("--tessera_hang_timeout=60");
-  } catch (const CLI::CallForHelp&) {
-    result.message = app.help();
-    return result;
-  } catch (const CLI::ParseError& e) {
-    result.message = fmt::format("tessera-soak: {} (run with --help for the flags)", e.what());
-    result.exit_code = 2;
-    return result;
-  } catch (const InputError& e) {
-    result.message = fmt::format("tessera-soak: {}", e.what());
-    result.exit_code = 2;
-    return result;
-  }
-  result.options = o;
-  return result;
+  });
 }
 
 }  // namespace tessera::soak

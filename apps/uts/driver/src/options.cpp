@@ -41,8 +41,7 @@ TreeParams resolve(const std::optional<std::string>& tree, const Overrides& o) {
 
 }  // namespace
 
-CommandLine parse_command_line(int argc, char** argv, const collections::steal::StealFlags& steal_flags,
-                               bool speaking, int ranks) {
+CommandLine parse_command_line(int argc, char** argv, const apps::SearchJob& job) {
   CLI::App cli{"tessera-uts: count the nodes, leaves and depth of an Unbalanced Tree Search "
                "(UTS 2.1) tree. Tree flags take the reference's meanings and defaults; with "
                "--tree they override that tree's values."};
@@ -64,12 +63,12 @@ CommandLine parse_command_line(int argc, char** argv, const collections::steal::
   apps::add_search_flags(cli, search);
   cli.add_option("--sha1", sha1, "SHA-1 implementation: direct (SHA1_*) or evp")
       ->check(CLI::IsMember({"direct", "evp"}));
-  apps::add_report_flag(cli, search);
-  return apps::parse_search_command_line<Options>(cli, argc, argv, kProgram, speaking, [&] {
+  apps::add_report_flag(cli, search.report);
+  return apps::parse_command_line<Options>(cli, argc, argv, kProgram, job.speaking, [&] {
     Options options;
     options.params = resolve(tree, o);  // a bad tree is reported before the steal flags
     static_cast<apps::SearchOptions&>(options) =
-        apps::resolve_search_options(search, steal_flags, ranks, kProgram, speaking);
+        apps::resolve_search_options(search, job, kProgram);
     options.tree_name = tree ? *tree : "custom";
     options.sha1 = sha1 == "direct" ? Sha1Backend::direct : Sha1Backend::evp;
     return options;

@@ -22,6 +22,8 @@
 #include <string>
 #include <vector>
 
+#include <tessera/apps/spmd_app.hpp>
+
 namespace tessera::jacobi {
 
 enum class Mode { mpi, tiles };
@@ -42,11 +44,7 @@ struct Options {
 };
 
 /// What parsing produced: options to run, or a message (help text or an error) and the exit code.
-struct ParseResult {
-  std::optional<Options> options;
-  std::string message;
-  int exit_code = 0;
-};
+using ParseResult = apps::ParseResult<Options>;
 
 /// Parses and validates the flags (argv[0] is the program name). Every rank gets the same result,
 /// so on an error every rank exits without waiting for the others. Errors name the flag, its value

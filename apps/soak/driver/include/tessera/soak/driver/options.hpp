@@ -26,6 +26,8 @@
 #include <string>
 #include <vector>
 
+#include <tessera/apps/spmd_app.hpp>
+
 namespace tessera::soak {
 
 enum class Inject { none, drop, duplicate, corrupt, hang };
@@ -49,11 +51,8 @@ struct Options {
   std::vector<std::string> tessera_args;
 };
 
-struct ParseResult {
-  std::optional<Options> options;
-  std::string message;  ///< help text, or the error
-  int exit_code = 0;
-};
+/// Options to run, or a message (help text, or the error) and the exit code (help 0, error 2).
+using ParseResult = apps::ParseResult<Options>;
 
 ParseResult parse_options(int argc, const char* const* argv);
 
