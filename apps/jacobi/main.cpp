@@ -1,15 +1,14 @@
 // tessera-jacobi: the 2-D Jacobi example (apps/jacobi/README.md), plain MPI or a collection of tiles.
-#include "tessera/jacobi/modes.hpp"
-#include "tessera/jacobi/options.hpp"
+#include "tessera/jacobi/driver/modes.hpp"
+#include "tessera/jacobi/driver/options.hpp"
 
+#include <tessera/apps/spmd_app.hpp>
 #include <tessera/tessera.hpp>
 
 #include <fmt/format.h>
 
 #include <bit>
 #include <cstdio>
-#include <string>
-#include <vector>
 
 namespace {
 
@@ -39,17 +38,12 @@ int run(int argc, char** argv) {
   // The application's flags first: a restart reaches the runtime (which opens and verifies the
   // checkpoint as it starts) only once the application has accepted it.
   const ParseResult parsed = parse_options(argc, argv);
-  if (!parsed.options) {
-    if (rank == 0) std::fprintf(parsed.exit_code ? stderr : stdout, "%s\n", parsed.message.c_str());
-    return parsed.exit_code;
-  }
+  if (!parsed.options) return tessera::apps::print_parse_message(parsed.message, parsed.exit_code, rank);
   const Options& options = *parsed.options;
   // Tessera lives inside this MPI program: it takes its --tessera_ flags and a duplicate of the
   // communicator, and leaves MPI_COMM_WORLD to the plain MPI solver.
-  // The program name first: checkpoints record it and a restart checks it.
-  std::vector<std::string> runtime_args{argc > 0 ? argv[0] : "tessera-jacobi"};
-  runtime_args.insert(runtime_args.end(), options.tessera_args.begin(), options.tessera_args.end());
-  tessera::Context ctx(runtime_args, MPI_COMM_WORLD);
+  tessera::Context ctx(tessera::apps::context_arguments(argc > 0 ? argv[0] : "tessera-jacobi", options.tessera_args),
+                       MPI_COMM_WORLD);
   try {
     const Result result = options.mode == Mode::mpi ? run_mpi(options, MPI_COMM_WORLD) : run_tiles(options, ctx);
     if (rank == 0) print(options, result, ctx.runtime().size());
@@ -62,9 +56,4 @@ int run(int argc, char** argv) {
 
 }  // namespace
 
-int main(int argc, char** argv) {
-  MPI_Init(&argc, &argv);
-  const int code = run(argc, argv);
-  MPI_Finalize();
-  return code;
-}
+int main(int argc, char** argv) { return tessera::apps::mpi_main(argc, argv, run); }

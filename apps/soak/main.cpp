@@ -1,14 +1,13 @@
 // tessera-soak: a seeded random workload that checks itself (apps/soak/README.md).
-#include "tessera/soak/options.hpp"
-#include "tessera/soak/soak.hpp"
+#include "tessera/soak/driver/options.hpp"
+#include "tessera/soak/driver/soak.hpp"
 
+#include <tessera/apps/spmd_app.hpp>
 #include <tessera/tessera.hpp>
 
 #include <fmt/format.h>
 
 #include <cstdio>
-#include <string>
-#include <vector>
 
 namespace {
 
@@ -37,15 +36,9 @@ int run(int argc, char** argv) {
   int rank = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   const ParseResult parsed = parse_options(argc, argv);
-  if (!parsed.options) {
-    if (rank == 0) std::fprintf(parsed.exit_code ? stderr : stdout, "%s\n", parsed.message.c_str());
-    return parsed.exit_code;
-  }
+  if (!parsed.options) return tessera::apps::print_parse_message(parsed.message, parsed.exit_code, rank);
   const Options& options = *parsed.options;
-  // The program name first: checkpoints record it and a restart checks it.
-  std::vector<std::string> runtime_args{"tessera-soak"};
-  runtime_args.insert(runtime_args.end(), options.tessera_args.begin(), options.tessera_args.end());
-  tessera::Context ctx(runtime_args, MPI_COMM_WORLD);
+  tessera::Context ctx(tessera::apps::context_arguments("tessera-soak", options.tessera_args), MPI_COMM_WORLD);
   Result result;
   try {
     result = run_soak(options, ctx);
@@ -67,9 +60,4 @@ int run(int argc, char** argv) {
 
 }  // namespace
 
-int main(int argc, char** argv) {
-  MPI_Init(&argc, &argv);
-  const int code = run(argc, argv);
-  MPI_Finalize();
-  return code;
-}
+int main(int argc, char** argv) { return tessera::apps::mpi_main(argc, argv, run); }

@@ -8,6 +8,7 @@
 #include <string>
 
 #include <gtest/gtest.h>
+#include <tessera/runtime/error.hpp>
 
 namespace tessera::connect4 {
 namespace {
@@ -15,7 +16,7 @@ namespace {
 std::string error_of(const std::string& moves) {
   try {
     Board::from_moves(moves);
-  } catch (const std::invalid_argument& error) {
+  } catch (const tessera::Error& error) {
     return error.what();
   }
   return "no error";

@@ -6,6 +6,7 @@
 #include <string>
 
 #include <gtest/gtest.h>
+#include <tessera/runtime/error.hpp>
 
 namespace tessera::connect4 {
 namespace {
@@ -92,10 +93,10 @@ TEST(Connect4Search, StaticStoresAGenerationAndDynamicAPath) {
 }
 
 TEST(Connect4Search, RejectsALookaheadOutsideItsRange) {
-  EXPECT_THROW(search_sequential(Board(), 0), std::invalid_argument);
-  EXPECT_THROW(search_tasks(Board(), 0, WorkPoolScheme::dynamic, 2), std::invalid_argument);
-  EXPECT_THROW(search_tasks(Board(), 43, WorkPoolScheme::dynamic, 2), std::invalid_argument);
-  EXPECT_THROW(search_tasks(Board(), 3, WorkPoolScheme::static_assignment, 0), std::invalid_argument);
+  EXPECT_THROW(search_sequential(Board(), 0), tessera::Error);
+  EXPECT_THROW(search_tasks(Board(), 0, WorkPoolScheme::dynamic, 2), tessera::Error);
+  EXPECT_THROW(search_tasks(Board(), 43, WorkPoolScheme::dynamic, 2), tessera::Error);
+  EXPECT_THROW(search_tasks(Board(), 3, WorkPoolScheme::static_assignment, 0), tessera::Error);
 }
 
 }  // namespace

@@ -47,7 +47,7 @@ TEST(JacobiBlock, InteriorSidesAreNotBoundary) {
 TEST(JacobiBlock, HaloOfTheWrongLengthIsRejected) {
   Block b(Range{0, 2}, Range{0, 3}, 4, 3);
   const std::vector<double> two(2, 1.0);
-  EXPECT_THROW(b.set_halo(Side::south, two), std::invalid_argument);
+  EXPECT_THROW(b.set_halo(Side::south, two), std::logic_error);
   EXPECT_NO_THROW(b.set_halo(Side::west, two));
 }
 

@@ -8,6 +8,7 @@
 
 #include "tessera/nqueens/board.hpp"
 #include "tessera/nqueens/worker_search.hpp"
+#include <tessera/runtime/error.hpp>
 
 namespace tessera::nqueens {
 namespace {
@@ -65,17 +66,17 @@ TEST(NQueens, TwoWorkersMatchA000170) {
 }
 
 TEST(NQueens, RejectsBoardsAndCutoffsOutOfRange) {
-  EXPECT_THROW(Board(0), std::invalid_argument);
-  EXPECT_THROW(Board(kMaxN + 1), std::invalid_argument);
+  EXPECT_THROW(Board(0), tessera::Error);
+  EXPECT_THROW(Board(kMaxN + 1), tessera::Error);
   EXPECT_NO_THROW(Board{kMaxN});
-  EXPECT_THROW(Board(6).tasks(7), std::invalid_argument);
-  EXPECT_THROW(Board(6).tasks(-1), std::invalid_argument);
-  EXPECT_THROW(search_workers(6, 7, 2), std::invalid_argument);
-  EXPECT_THROW(search_workers(6, 2, 0), std::invalid_argument);
+  EXPECT_THROW(Board(6).tasks(7), tessera::Error);
+  EXPECT_THROW(Board(6).tasks(-1), tessera::Error);
+  EXPECT_THROW(search_workers(6, 7, 2), tessera::Error);
+  EXPECT_THROW(search_workers(6, 2, 0), tessera::Error);
   try {
     check_cutoff(4, 5);
     FAIL() << "cutoff 5 beyond N = 4 accepted";
-  } catch (const std::invalid_argument& error) {
+  } catch (const tessera::Error& error) {
     EXPECT_STREQ(error.what(), "cutoff is 5: expected a row in [0, N = 4]");
   }
 }

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include <gtest/gtest.h>
+#include <tessera/runtime/error.hpp>
 
 namespace tessera::octree {
 namespace {
@@ -158,12 +159,12 @@ TEST(OctreePartition, GeneratedSetsAreReproducibleAndShaped) {
 }
 
 TEST(OctreePartition, RejectsBadSizes) {
-  EXPECT_THROW(make_particles(0, Distribution::uniform, 1), std::invalid_argument);
+  EXPECT_THROW(make_particles(0, Distribution::uniform, 1), tessera::Error);
   std::vector<Particle> particles = make_particles(10, Distribution::uniform, 1);
-  EXPECT_THROW(partition_sequential(particles, 0), std::invalid_argument);
-  EXPECT_THROW(partition_tasks(particles, 0, WorkPoolScheme::dynamic, 1), std::invalid_argument);
-  EXPECT_THROW(partition_tasks(particles, 4, WorkPoolScheme::static_assignment, 0), std::invalid_argument);
-  EXPECT_THROW(partition_tasks(std::span<Particle>(), 4, WorkPoolScheme::dynamic, 1), std::invalid_argument);
+  EXPECT_THROW(partition_sequential(particles, 0), tessera::Error);
+  EXPECT_THROW(partition_tasks(particles, 0, WorkPoolScheme::dynamic, 1), tessera::Error);
+  EXPECT_THROW(partition_tasks(particles, 4, WorkPoolScheme::static_assignment, 0), tessera::Error);
+  EXPECT_THROW(partition_tasks(std::span<Particle>(), 4, WorkPoolScheme::dynamic, 1), tessera::Error);
 }
 
 }  // namespace

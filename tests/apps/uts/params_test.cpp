@@ -4,16 +4,17 @@
 #include <string>
 
 #include <gtest/gtest.h>
+#include <tessera/runtime/error.hpp>
 
 namespace tessera::uts {
 namespace {
 
-// The message of the std::invalid_argument that `call` throws ("" if none).
+// The message of the tessera::Error that `call` throws ("" if none).
 template <class Call>
 std::string error_of(Call call) {
   try {
     call();
-  } catch (const std::invalid_argument& error) {
+  } catch (const tessera::Error& error) {
     return error.what();
   }
   return "";

@@ -7,6 +7,7 @@
 #include "tessera/uts/search.hpp"
 #include "tessera/uts/tree.hpp"
 #include "tessera/uts/worker_search.hpp"
+#include <tessera/runtime/error.hpp>
 
 namespace tessera::uts {
 namespace {
@@ -142,9 +143,9 @@ TEST(SmallTrees, NonRootNodesAreTruncatedToOneHundredChildren) {
 TEST(SmallTrees, GeneratorRejectsInvalidParameters) {
   TreeParams bad;
   bad.nonleaf_probability = 2;
-  EXPECT_THROW(TreeGenerator{bad}, std::invalid_argument);
-  EXPECT_THROW(search_sequential(bad), std::invalid_argument);
-  EXPECT_THROW(search_workers(TreeParams{}, 0), std::invalid_argument);
+  EXPECT_THROW(TreeGenerator{bad}, tessera::Error);
+  EXPECT_THROW(search_sequential(bad), tessera::Error);
+  EXPECT_THROW(search_workers(TreeParams{}, 0), tessera::Error);
 }
 
 }  // namespace

@@ -1,12 +1,13 @@
 #include "tessera/pic/driver/options.hpp"
 
+#include <tessera/apps/cli/spmd_app.hpp>
 #include <tessera/apps/runtime_flags.hpp>
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <string_view>
+#include <string>
 #include <vector>
 
 #include "tessera/pic/error.hpp"
@@ -61,13 +62,7 @@ ParseResult parse_options(int argc, const char* const* argv) {
   app.add_option("--restart", options.restart,
                  "AMT mode: continue from the newest complete checkpoint in DIR, on any rank count");
 
-  const apps::SplitArguments split = apps::split_tessera_flags(argc, argv);
-  const std::vector<const char*>& own = split.own;
-  options.tessera_args = split.tessera;
-
-  ParseResult result;
-  try {
-    app.parse(static_cast<int>(own.size()), own.data());
+  return apps::parse_spmd_app_flags(app, argc, argv, options, 1, [&] {
     options.json = report == "json";
     if (distribution.empty()) {
       // Scales with --L, so that any grid size runs with a drifting patch (L 960: 0 239 0 239).
@@ -98,21 +93,7 @@ ParseResult parse_options(int argc, const char* const* argv) {
                                    options.tessera_args.front()));
     }
     problem.validate();
-  } catch (const CLI::CallForHelp&) {
-    result.message = app.help();
-    result.exit_code = 0;
-    return result;
-  } catch (const CLI::ParseError& e) {
-    result.message = fmt::format("tessera-pic: {} (run with --help for the flags)", e.what());
-    result.exit_code = 1;
-    return result;
-  } catch (const InputError& e) {
-    result.message = fmt::format("tessera-pic: {}", e.what());
-    result.exit_code = 1;
-    return result;
-  }
-  result.options = options;
-  return result;
+  });
 }
 
 }  // namespace tessera::pic::driver

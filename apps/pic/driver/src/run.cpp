@@ -42,14 +42,7 @@ int run(int argc, const char* const* argv, MPI_Comm comm, Clock::time_point star
   int rank = 0;
   MPI_Comm_rank(comm, &rank);
   const ParseResult parsed = parse_options(argc, argv);
-  if (!parsed.options) {
-    if (rank == 0) {
-      std::FILE* stream = parsed.exit_code == 0 ? stdout : stderr;
-      fmt::print(stream, "{}\n", parsed.message);
-      std::fflush(stream);
-    }
-    return parsed.exit_code;
-  }
+  if (!parsed.options) return apps::print_parse_message(parsed.message, parsed.exit_code, rank);
   Options options = *parsed.options;
   options.started = started;
   try {

@@ -14,6 +14,7 @@
 /// Options derive from SearchOptions (search_options.hpp); drivers return a SearchReport<Answer>
 /// (search_run.hpp), the app's answer beside how the search ran.
 /// Exit codes: 0; the parser's (2 for bad input, on every rank); 1 when the search threw.
+#include <algorithm>
 #include <exception>
 #include <functional>
 #include <iostream>
@@ -35,9 +36,7 @@ struct SearchApp {
   std::string_view name;  ///< the program, the prefix of its error messages
   /// Every rank parses the same arguments (after Context removed its flags) and so reaches the
   /// same verdict; only a `speaking` rank prints.
-  std::function<CommandLine<Options>(int argc, char** argv, const collections::steal::StealFlags& steal_flags,
-                                     bool speaking, int ranks)>
-      parse;
+  std::function<CommandLine<Options>(int argc, char** argv, const SearchJob& job)> parse;
   std::function<Report(const Options&)> sequential;
   std::function<Report(const Options&)> workers;  ///< a pool of Options::pool_workers threads
   /// Collective: every rank runs it and gets the whole search's answer. ctx.steal().options() are
@@ -51,18 +50,24 @@ struct SearchApp {
 
 template <class Options, class Answer>
 int run_search_app(int argc, char** argv, const SearchApp<Options, Answer>& app) {
+  // Context removes the --tessera_ flags from argv, and its steal flags hold --tessera_workers'
+  // default when it was not given: only argv says whether it was.
+  const bool workers_given = std::any_of(argv + 1, argv + argc, [](const char* arg) {
+    const std::string_view flag = arg;
+    return flag == "--tessera_workers" || flag.starts_with("--tessera_workers=");
+  });
   Context ctx(argc, argv);
   Runtime& rt = ctx.runtime();
-  const bool speaking = rt.rank() == 0;
-  const CommandLine<Options> command_line = app.parse(argc, argv, ctx.steal_flags(), speaking, rt.size());
-  if (!command_line.options) return command_line.exit_code;
-  const Options& options = *command_line.options;
+  const SearchJob job{ctx.steal_flags(), workers_given, rt.size(), rt.rank() == 0};
   try {
+    const CommandLine<Options> command_line = app.parse(argc, argv, job);
+    if (!command_line.options) return command_line.exit_code;
+    const Options& options = *command_line.options;
     if (options.distributed) ctx.steal().set_options(options.steal);
     const SearchReport<Answer> report = options.distributed       ? app.distributed(options, ctx)
                                         : options.pool_workers > 0 ? app.workers(options)
                                                                    : app.sequential(options);
-    if (!speaking) return 0;
+    if (!job.speaking) return 0;
     app.print(std::cout, options, report);
     if (options.json) {
       nlohmann::json json = app.json(options, report);

@@ -26,6 +26,8 @@
 #include <string>
 #include <vector>
 
+#include <tessera/apps/spmd_app.hpp>
+
 #include "tessera/pic/driver/time_to_solution.hpp"
 #include "tessera/pic/problem.hpp"
 
@@ -47,11 +49,7 @@ struct Options {
 };
 
 /// Either options to run with, or the text to print and the exit code (help: 0, error: 1).
-struct ParseResult {
-  std::optional<Options> options;
-  std::string message;
-  int exit_code = 0;
-};
+using ParseResult = apps::ParseResult<Options>;
 
 /// Parses argv (argv[0] is the program name). Every rank gets the same result for the same argv, so
 /// all ranks stop together on a bad flag.

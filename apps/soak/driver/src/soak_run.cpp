@@ -1,0 +1,200 @@
+// The phase loop of tessera-soak (soak.hpp says what one phase does).
+#include "tessera/soak/driver/soak.hpp"
+
+#include "agents.hpp"
+#include "killer.hpp"
+#include "tree_tasks.hpp"
+
+#include <tessera/tessera.hpp>
+
+#include <fmt/format.h>
+
+#include <array>
+#include <cmath>
+#include <random>
+#include <string_view>
+
+namespace tessera::soak {
+
+namespace {
+
+using collections::Index1D;
+using collections::Index2D;
+
+constexpr std::uint64_t kSources = 8;  // SPMD sources, spread over the ranks (source s on rank s % P)
+constexpr std::array<std::string_view, 3> kStrategies{"RandomLB", "TemperedLB", "GreedyLB"};
+
+State fresh_state(const Options& o) {
+  State s;
+  s.seed = o.seed;
+  s.elements = o.elements;
+  s.fanout = o.fanout;
+  s.ttl = o.ttl;
+  s.spmd_messages = o.spmd_messages;
+  s.tasks = o.tasks;
+  s.migrate_one_in = o.migrate_one_in;
+  return s;
+}
+
+// On a restart, the checkpoint's workload must be the one asked for: anything else would not
+// reproduce an uninterrupted run.
+State starting_state(const Options& o, const Context& ctx) {
+  State want = fresh_state(o);
+  if (!ctx.restarted()) return want;
+  const std::string where = ctx.restart_dir().string();
+  if (ctx.restart_state().size() != sizeof(State))
+    throw RunError(fmt::format("--restart: the checkpoint {} holds {} bytes of application state, expected {} (not "
+                               "written by tessera-soak)",
+                               where, ctx.restart_state().size(), sizeof(State)));
+  State s = ctx.restart_state<State>();
+  if (s.seed != want.seed || s.elements != want.elements || s.fanout != want.fanout || s.ttl != want.ttl ||
+      s.spmd_messages != want.spmd_messages || s.tasks != want.tasks || s.migrate_one_in != want.migrate_one_in)
+    throw RunError(fmt::format("--restart: the checkpoint {} ran --seed {} --elements {} --fanout {} --ttl {} "
+                               "--spmd_messages {} --tasks {} --migrate_one_in {}; expected this run's flags to be "
+                               "the same",
+                               where, s.seed, s.elements, s.fanout, s.ttl, s.spmd_messages, s.tasks, s.migrate_one_in));
+  if (s.next_phase > o.phases)
+    throw RunError(fmt::format("--phases {}: the checkpoint {} is after phase {} (expected at least {})", o.phases, where,
+                               s.next_phase, s.next_phase));
+  return s;
+}
+
+// The rank-side messages of `phase`: message k comes from source k % 8, on rank (k % 8) % P.
+void send_spmd(Ledger& rank_ledger, const Peers& peers, std::uint64_t phase, std::int64_t count, Runtime& rt) {
+  for (std::uint64_t k = 0; k < static_cast<std::uint64_t>(count); ++k) {
+    const std::uint64_t source = k % kSources;
+    if (source % static_cast<std::uint64_t>(rt.size()) != static_cast<std::uint64_t>(rt.rank())) continue;
+    const std::uint64_t r = draw(peers.seed, peers.first_source() + source, phase, k);
+    Header h;
+    h.sender = peers.first_source() + source;
+    h.receiver = r % peers.elements();
+    h.sequence = root_sequence(phase, k / kSources);
+    h.phase = phase;
+    h.ttl = static_cast<std::uint32_t>(mix(r) % static_cast<std::uint64_t>(peers.ttl + 1));
+    h.size = draw_size(mix(r ^ 0x5b3d));
+    post(rank_ledger, h, peers);
+  }
+}
+
+}  // namespace
+
+Result run_soak(const Options& options, Context& ctx) {
+  Runtime& rt = ctx.runtime();
+  Termination& term = ctx.termination();
+  State state = starting_state(options, ctx);
+  const auto na = state.elements;
+  const std::int64_t rows = 4;
+  const std::int64_t cols = (state.elements + rows - 1) / rows;
+  // Created in the same order on every run: a restart fills them from the checkpoint.
+  auto cells = collections::make_collection<Cell>(rt, Index1D{na});
+  auto patches = collections::make_collection<Patch>(rt, Index2D{rows, cols});
+  TreeTasks tree(ctx, static_cast<int>(state.tasks));
+
+  Peers peers;
+  peers.a = cells;
+  peers.b = patches;
+  peers.seed = state.seed;
+  peers.na = static_cast<std::uint64_t>(na);
+  peers.nb = static_cast<std::uint64_t>(rows * cols);
+  peers.fanout = state.fanout;
+  peers.ttl = state.ttl;
+  peers.migrate_one_in = state.migrate_one_in;
+  peers.inject = static_cast<std::int32_t>(options.inject);
+  peers.inject_phase = static_cast<std::uint64_t>(state.next_phase);
+
+  Result result;
+  result.ranks = rt.size();
+  if (ctx.restarted()) {
+    result.restarted_from = ctx.restart_dir().string();
+    state.totals.restarts += 1;
+  }
+  // The victim and the moment are fresh on every run (not drawn from the seed), so a restart from
+  // the same checkpoint is not killed at the same point again. Rank 0 draws for everyone.
+  std::uint64_t kill_draw = 0;
+  if (options.kill_every > 0) {
+    if (rt.rank() == 0) kill_draw = (std::uint64_t{std::random_device{}()} << 32) ^ std::random_device{}();
+    kill_draw = rt.collectives().allreduce(kill_draw, op::max{});
+  }
+  Killer killer(options.kill_every > 0 && static_cast<int>(kill_draw % static_cast<std::uint64_t>(rt.size())) == rt.rank(),
+                options.kill_every * (0.5 + static_cast<double>(mix(kill_draw) >> 11) * 0x1.0p-53));
+
+  Ledger rank_ledger;  // the SPMD sources' sends on this rank
+  rt.collectives().barrier();
+  const double start = wall_time();
+  for (std::int64_t phase = state.next_phase; phase < options.phases; ++phase) {
+    const auto p = static_cast<std::uint64_t>(phase);
+    term.run_in_epoch_collective([&] {
+      send_spmd(rank_ledger, peers, p, state.spmd_messages, rt);
+      // A rooted epoch inside the collective one: the patches' broadcast ends before this
+      // rank's part of the outer epoch does.
+      if (p % static_cast<std::uint64_t>(rt.size()) == static_cast<std::uint64_t>(rt.rank()))
+        term.run_in_epoch_rooted([&] { patches.broadcast_from_this_rank<&Patch::tick>(p, peers); });
+    });
+    if (rt.rank() == 0) cells.broadcast_from_this_rank<&Cell::tick>(p, peers);
+    const TreeOutcome tasks = tree.run(p);
+    if (options.inject == Inject::hang && phase == static_cast<std::int64_t>(peers.inject_phase) && rt.rank() == 0) {
+      // A collective epoch only this rank opens never ends: the hang diagnostics must name it.
+      // Here, where the other ranks wait in phase_end() for this one, not in the task collection.
+      const EpochId stuck = term.open_collective();
+      term.finish(stuck);
+      term.wait(stuck);
+    }
+    if (!options.lb_from_flags) ctx.lb().request(std::string(kStrategies[p % kStrategies.size()]));
+    ctx.phase_end();  // collective: every message of the phase delivered, then the balancer
+    if (ctx.lb().last_report()) state.totals.balancings += 1;
+
+    Tally local = rank_ledger.close_phase();
+    cells.manager().for_each_local([&](Cell& c) { local += c.ledger().close_phase(); });
+    patches.manager().for_each_local([&](Patch& c) { local += c.ledger().close_phase(); });
+    const Tally all = rt.collectives().allreduce(local, [](Tally x, const Tally& y) { return x += y; });
+    const Verdict v = check(all, peers.elements());
+    Totals& t = state.totals;
+    t.messages += all.sent;
+    t.delivered += all.delivered;
+    t.bytes += all.bytes;
+    t.broadcasts += all.ticks;
+    t.lost += v.lost + tasks.lost;
+    t.duplicated += v.duplicated + tasks.duplicated;
+    t.corrupted += v.corrupted;
+    t.tasks += tasks.tasks;
+    t.steals += tasks.steals;
+    t.phases += 1;
+    if (!v.ok() || tasks.lost != 0 || tasks.duplicated != 0) {
+      t.failed_phases += 1;
+      if (rt.rank() == 0)
+        fmt::print(stderr,
+                   "tessera-soak: phase {}: sent {}, delivered {} (key sums {:016x} / {:016x}), duplicated {}, "
+                   "corrupted {}, misrouted {}, broadcast deliveries {} of {}; tasks {} lost, {} duplicated\n",
+                   phase, all.sent, all.delivered, all.sent_keys, all.delivered_keys, all.duplicated, all.corrupted,
+                   all.misrouted, all.ticks, peers.elements(), tasks.lost, tasks.duplicated);
+    }
+    state.next_phase = phase + 1;
+    if (options.checkpoint_every > 0 && state.next_phase % options.checkpoint_every == 0) {
+      t.checkpoints += 1;  // the checkpoint counts itself, so a restart from it does too
+      ctx.checkpoint_now(state);
+    }
+    if (options.seconds > 0) {
+      const int out_of_time = rt.rank() == 0 && wall_time() - start >= options.seconds ? 1 : 0;
+      if (rt.collectives().allreduce(out_of_time, op::max{}) != 0) break;
+    }
+  }
+  result.seconds = rt.collectives().allreduce(wall_time() - start, op::max{});
+  std::uint64_t arrivals = 0;
+  std::uint64_t fingerprint = 0;
+  cells.manager().for_each_local([&](Cell& c) {
+    arrivals += c.arrivals();
+    fingerprint ^= c.ledger().fingerprint(c.linear_id());
+  });
+  patches.manager().for_each_local([&](Patch& c) {
+    arrivals += c.arrivals();
+    fingerprint ^= c.ledger().fingerprint(peers.na + c.linear_id());
+  });
+  state.totals.migrations = rt.collectives().allreduce(arrivals, op::sum{});
+  result.fingerprint = rt.collectives().allreduce(fingerprint, [](std::uint64_t a, const std::uint64_t& b) { return a ^ b; });
+  result.totals = state.totals;
+  cells.destroy();
+  patches.destroy();
+  return result;
+}
+
+}  // namespace tessera::soak
