@@ -84,7 +84,7 @@ TEST(WorkModel, ReadsLbafMemoryFieldsAndRankMetadata) {
 
   RankData bad = data.ranks[0];
   bad.phases[0].tasks[0].user_defined = R"({"task_footprint_bytes": -1})";
-  EXPECT_THROW(strategy_input(bad, 0), std::invalid_argument);
+  EXPECT_THROW(strategy_input(bad, 0), tessera::Error);
   bad.phases[0].tasks[0].user_defined.clear();
   bad.metadata_extra = R"({"rank_alpha": 0.5, "memory_limit": 4096})";
   const StrategyInput meta = strategy_input(bad, 0);
