@@ -119,7 +119,8 @@ std::vector<std::size_t> load_swap_offer(std::span<const LbObject> objects, doub
 // pair's maximum falls, max(sender_load - u + B, load + u - B) < sender_load (criterion=grapevine:
 // load + u - B < average too). Of the sets tried for each unit (none, the single object nearest
 // u - (sender_load - load) / 2, the pair nearest it, a greedy fill by descending load) the lowest
-// maximum wins; ties go to fewer objects, then to the earlier unit. unit is npos when none holds.
+// maximum wins, but one more object must lower it by more than 0.001 x average and one fewer may
+// raise it by as much; ties go to the earlier unit. unit is npos when none holds.
 struct LoadSwap {
   static constexpr std::size_t npos = static_cast<std::size_t>(-1);
   std::size_t unit = npos;          // index into offered

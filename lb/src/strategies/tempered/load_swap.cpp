@@ -6,12 +6,16 @@
 // hold the particles) every object of the overloaded rank is heavier than the gap to its peer, so
 // Lemma 1's criterion (seed 003: load(o) < l_p - l_x) refuses each one alone and TemperedLB stops
 // at I 0.1-0.3 with moves left that would lower the maximum: a heavy object one way and light ones
-// back. This is the refinement step of Charm++'s RefineSwapLB (heavy objects of an overloaded
-// processor exchanged for light ones of an underloaded one when no plain refine move fits) and the
-// load-only case of the cluster swaps of CCM-LB (Pebay et al. 2023; cluster_swap.cpp), whose
-// message protocol it reuses: the proposal carries the unit(s) to the peer, the peer chooses what
-// to give back against its own exact objects, and what it gives back travels in the message that
-// returns the units it did not take (TransferMessage, the `returned` handler).
+// back. It extends two swaps: Charm++'s RefineSwapLB (src/ck-ldb/RefineSwapLB.C), a centralized
+// refinement that, when no object of the most loaded processor fits on an underloaded one, swaps
+// one object of it for one lighter object there (first pair found whose difference the receiver's
+// room below the average covers); and the cluster swaps of CCM-LB (Pebay et al. 2023;
+// cluster_swap.cpp), one cluster each way, for memory. Here one object goes and several may come
+// back, decided by ranks that only see each other through TemperedLB's messages, and the pair is
+// the best found rather than the first. The message protocol is the cluster swaps': the proposal
+// carries the candidate units to the peer, the peer chooses what to give back against its own
+// exact objects, and what it gives back travels in the message that returns the units it did not
+// take (TransferMessage, the `returned` handler).
 //
 // Knowledge. The cluster swaps' sender pre-checks a swap against the clusters each peer gossiped
 // (PeerBlocks), because it must split the memory it can take back before any receiver answers.
@@ -24,8 +28,10 @@
 // The rule (choose_load_swap): over each offered unit u and each set B of the receiver's
 // migratable objects tried (none, the best single object, the best pair, a greedy fill by
 // descending load), accept when the pair's maximum falls, max(l_p - u + B, l_x + u - B) < l_p
-// (grapevine: l_x + u - B < l_ave as well), and keep the lowest maximum; ties go to fewer objects
-// moved, then to the lighter unit. The sets aim at B = u - (l_p - l_x) / 2, where both loads meet.
+// (grapevine: l_x + u - B < l_ave as well), and keep the lowest maximum, except that a set of more
+// objects must lower it by more than 0.1 % of l_ave and one of fewer may be that much higher (and
+// the greedy fill takes an object only if it buys that much); ties go to the lighter unit. The sets
+// aim at B = u - (l_p - l_x) / 2, where both loads meet.
 
 #include <algorithm>
 #include <cmath>
@@ -62,6 +68,9 @@ LoadSwap choose_load_swap(std::span<const double> offered, std::span<const LbObj
   const std::size_t n = sorted.size();
   const auto at = [&](std::size_t k) { return own[sorted[k]].load; };
 
+  // What one more object must buy: 0.1 % of the average load (the tiny colors outside the PIC
+  // proxy's patch would otherwise all follow a swap, 40 migrations for 0.5 % of a rank's load).
+  const double tolerance = 1e-3 * average;
   LoadSwap best;
   double best_max = HUGE_VAL;
   // `set` holds positions into `sorted`, ascending: B is summed in one order whatever found it.
@@ -77,7 +86,11 @@ LoadSwap choose_load_swap(std::span<const double> offered, std::span<const LbObj
                            ? after < average && sender_after < sender_load
                            : worst < sender_load;
     if (!holds) return;
-    if (worst < best_max || (worst == best_max && set.size() < best.back.size())) {
+    const std::size_t size = set.size(), best_size = best.back.size();
+    const bool better = size < best_size    ? worst < best_max + tolerance
+                        : size == best_size ? worst < best_max
+                                            : worst < best_max - tolerance;
+    if (better) {
       best_max = worst;
       best.unit = unit;
       best.back.clear();
@@ -116,11 +129,12 @@ LoadSwap choose_load_swap(std::span<const double> offered, std::span<const LbObj
       }
       consider(u, {best_lo, best_hi});
     }
-    // Greedy: heaviest first, each object taken if it brings the sum nearer the target.
+    // Greedy: heaviest first, each object taken if it brings the sum nearer the target by more
+    // than the tolerance.
     std::vector<std::size_t> fill;
     double sum = 0.0;
     for (std::size_t k = n; k-- > 0;) {
-      if (std::abs(sum + at(k) - target) < std::abs(sum - target)) {
+      if (std::abs(sum + at(k) - target) < std::abs(sum - target) - tolerance) {
         fill.push_back(k);
         sum += at(k);
       }
