@@ -37,8 +37,9 @@
 //                             whose transfer accepted nothing offers up to N of its objects too
 //                             heavy to move alone to its least loaded known peer, which may take
 //                             one and give back lighter objects so that the larger of the two
-//                             loads falls (Charm++'s RefineSwapLB, CCM-LB's cluster swaps without
-//                             memory; load_swap.cpp). 0: off, as published.
+//                             loads falls by at least 5 % of the load moved (Charm++'s
+//                             RefineSwapLB, CCM-LB's cluster swaps without memory;
+//                             load_swap.cpp). 0: off, as published.
 //
 // Why admit=receiver (not in seed 003): in the distributed transfer every overloaded rank decides
 // from gossiped loads at once, so several pick the same underloaded rank and overshoot it; the

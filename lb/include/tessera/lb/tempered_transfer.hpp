@@ -117,7 +117,7 @@ std::vector<std::size_t> load_swap_offer(std::span<const LbObject> objects, doub
 // The receiver's choice among `offered` unit loads from a sender of load `sender_load`: one unit to
 // take and a set of its own migratable objects (`own`, its load `load`) to give back, so that the
 // pair's maximum falls, max(sender_load - u + B, load + u - B) < sender_load (criterion=grapevine:
-// load + u - B < average too). Of the sets tried for each unit (none, the single object nearest
+// load + u - B < average too), by at least 5 % of u + B. Of the sets tried for each unit (none, the single object nearest
 // u - (sender_load - load) / 2, the pair nearest it, a greedy fill by descending load) the lowest
 // maximum wins, but one more object must lower it by more than 0.001 x average and one fewer may
 // raise it by as much; ties go to the earlier unit. unit is npos when none holds.

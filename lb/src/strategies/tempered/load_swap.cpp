@@ -28,7 +28,8 @@
 // The rule (choose_load_swap): over each offered unit u and each set B of the receiver's
 // migratable objects tried (none, the best single object, the best pair, a greedy fill by
 // descending load), accept when the pair's maximum falls, max(l_p - u + B, l_x + u - B) < l_p
-// (grapevine: l_x + u - B < l_ave as well), and keep the lowest maximum, except that a set of more
+// (grapevine: l_x + u - B < l_ave as well), by at least 5 % of u + B (kSwapGain below), and keep
+// the lowest maximum, except that a set of more
 // objects must lower it by more than 0.1 % of l_ave and one of fewer may be that much higher (and
 // the greedy fill takes an object only if it buys that much); ties go to the lighter unit. The sets
 // aim at B = u - (l_p - l_x) / 2, where both loads meet.

@@ -142,7 +142,7 @@ std::vector<KeySpec> TemperedLB::keys() {
   keys.push_back(integer_key("swaps", "4",
                              "load only, transfer=distributed: a rank that could move no object alone offers up to N "
                              "too heavy to its least loaded peer, which takes one and gives back lighter ones when "
-                             "that lowers the larger of their loads (0: off, as in seed 003)",
+                             "that lowers the larger of their loads by 5 % of the load moved (0: off, as in seed 003)",
                              0, 64));
   for (auto& key : WorkModel::keys()) keys.push_back(std::move(key));
   return keys;
