@@ -49,7 +49,7 @@ TEST(TemperedSwapLive, AHeavyObjectOneWayTwoLightOnesBack) {
   const auto ranks = make_ranks({{3, 3}, {1, 0.5, 0.5, 1}});
   auto off = create("iters=2 trials=1 deterministic=true swaps=0");
   EXPECT_TRUE(run_live(off, ranks).migrations.empty());
-  auto lb = create("iters=2 trials=1 deterministic=true");
+  auto lb = create("iters=2 trials=1 deterministic=true swaps=4");
   EXPECT_EQ(run_live(lb, ranks).migrations, from_here({move(1, 0, 1), move(4, 1, 0), move(6, 1, 0)}));
   ASSERT_EQ(lb.report().iterations.size(), 2u);
   EXPECT_EQ(lb.report().iterations[0].swaps, 1);
@@ -60,7 +60,7 @@ TEST(TemperedSwapLive, AHeavyObjectOneWayTwoLightOnesBack) {
 TEST(TemperedSwapLive, OffersAreJudgedMostLoadedSenderFirst) {
   if (services().runtime->size() != 3) GTEST_SKIP() << "a 3-rank case";
   const auto ranks = make_ranks({{4, 4}, {3.5, 3.5}, {1, 1, 1, 1, 0.5, 0.5}});
-  auto lb = create("iters=2 trials=1 knowledge=complete deterministic=true");
+  auto lb = create("iters=2 trials=1 knowledge=complete deterministic=true swaps=4");
   EXPECT_EQ(run_live(lb, ranks).migrations,
             from_here({move(1, 0, 2), move(7, 2, 0), move(8, 2, 0), move(10, 2, 0)}));
   EXPECT_EQ(lb.report().iterations[0].swaps, 1);

@@ -91,7 +91,7 @@ TEST(TemperedLB, SwapsAHeavyObjectForTwoLightOnes) {
   EXPECT_TRUE(run(off, ranks).migrations.empty());
   EXPECT_DOUBLE_EQ(off.report().best_imbalance, 1.0 / 3.0);
 
-  auto lb = create("TemperedLB", "iters=2 trials=1 deterministic=true");
+  auto lb = create("TemperedLB", "iters=2 trials=1 deterministic=true swaps=4");
   const Plan plan = testing::expect_same_in_any_delivery_order(lb, ranks);
   EXPECT_EQ(plan.migrations, (std::vector<Migration>{move(1, 0, 1), move(4, 1, 0), move(6, 1, 0)}));
   const auto& report = lb.report();
@@ -110,7 +110,7 @@ TEST(TemperedLB, SwapOffersAreJudgedMostLoadedSenderFirst) {
   // 2.5; the greedy fill takes the last 1s, ids 8 and 7, then the last 0.5, id 10), 6.5 and 6.5. Rank 1's then finds no B in (3.5 - 0.5, 3.5) among 4, 1, 1, 0.5 and gets its
   // units back. Loads 6.5, 7, 6.5: I 0.05; the second iteration finds nothing better.
   const auto ranks = make_ranks({{4, 4}, {3.5, 3.5}, {1, 1, 1, 1, 0.5, 0.5}});
-  auto lb = create("TemperedLB", "iters=2 trials=1 knowledge=complete deterministic=true");
+  auto lb = create("TemperedLB", "iters=2 trials=1 knowledge=complete deterministic=true swaps=4");
   const Plan plan = testing::expect_same_in_any_delivery_order(lb, ranks);
   EXPECT_EQ(plan.migrations, (std::vector<Migration>{move(1, 0, 2), move(7, 2, 0), move(8, 2, 0), move(10, 2, 0)}));
   const auto& report = lb.report();

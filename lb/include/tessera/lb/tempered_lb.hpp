@@ -39,7 +39,10 @@
 //                             one and give back lighter objects so that the larger of the two
 //                             loads falls by at least 5 % of the load moved (Charm++'s
 //                             RefineSwapLB, CCM-LB's cluster swaps without memory;
-//                             load_swap.cpp). 0: off, as published.
+//                             load_swap.cpp). 0 (the default): off, as published; swaps=4 halves
+//                             the imbalance left on replayed PIC phases but, balancing every
+//                             phase on wall-clock loads, its extra migrations cost more than it
+//                             saved (load_swap.cpp has the figures).
 //
 // Why admit=receiver (not in seed 003): in the distributed transfer every overloaded rank decides
 // from gossiped loads at once, so several pick the same underloaded rank and overshoot it; the
@@ -138,7 +141,7 @@ struct TemperedOptions {
   bool deterministic = false;
   enum class Admit { receiver, all };
   Admit admit = Admit::receiver;
-  int swaps = 4;   // units a rank that moved nothing may offer in a swap (0: no swaps)
+  int swaps = 0;   // units a rank that moved nothing may offer in a swap (0: no swaps)
   WorkModel work;  // keys alpha, beta, gamma, delta, memory_limit (work_model.hpp)
 
   // GrapevineLB's choices (seed 003, section IV-B) with the given gossip settings.

@@ -139,10 +139,10 @@ std::vector<KeySpec> TemperedLB::keys() {
                             "order objects are tried in: arbitrary, element_id, load_intensive (Alg. 4), "
                             "fewest_migrations (Alg. 5), lightweight (Alg. 6)",
                             {"arbitrary", "element_id", "load_intensive", "fewest_migrations", "lightweight"}));
-  keys.push_back(integer_key("swaps", "4",
+  keys.push_back(integer_key("swaps", "0",
                              "load only, transfer=distributed: a rank that could move no object alone offers up to N "
                              "too heavy to its least loaded peer, which takes one and gives back lighter ones when "
-                             "that lowers the larger of their loads by 5 % of the load moved (0: off, as in seed 003)",
+                             "that lowers the larger of their loads by 5 % of the load moved (0: off, as in seed 003; try 4)",
                              0, 64));
   for (auto& key : WorkModel::keys()) keys.push_back(std::move(key));
   return keys;
