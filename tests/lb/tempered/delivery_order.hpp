@@ -1,6 +1,6 @@
 #pragma once
 // The check every order-independence test makes: a TemperedLB in deterministic mode gives the same
-// plan and the same per-iteration report (transfers, rejections by cause, imbalance) whether its
+// plan and the same per-iteration report (transfers, rejections by cause, swaps, imbalance) whether its
 // messages arrive in FIFO order or in two seeded random orders.
 
 #include <gtest/gtest.h>
@@ -26,6 +26,7 @@ inline Plan expect_same_in_any_delivery_order(TemperedLB& lb, const std::vector<
     for (std::size_t i = 0; i < fifo_report.iterations.size(); ++i) {
       EXPECT_EQ(lb.report().iterations[i].transfers, fifo_report.iterations[i].transfers);
       EXPECT_EQ(lb.report().iterations[i].rejected_memory, fifo_report.iterations[i].rejected_memory);
+      EXPECT_EQ(lb.report().iterations[i].swaps, fifo_report.iterations[i].swaps);
       EXPECT_EQ(lb.report().iterations[i].imbalance, fifo_report.iterations[i].imbalance);
     }
   }

@@ -82,6 +82,44 @@ TEST(TemperedLB, ReceiverAdmitsWhatTheCriterionAllowsAndReturnsTheRest) {
   EXPECT_DOUBLE_EQ(all.report().iterations[0].imbalance, 1.25);
 }
 
+TEST(TemperedLB, SwapsAHeavyObjectForTwoLightOnes) {
+  // Rank 0 holds 3 and 3 (ids 1, 2), rank 1 holds 1, 0.5, 0.5, 1 (ids 3-6): average 4.5, gap 3.
+  // Neither 3 moves alone (3 < 6 - 3 fails), so without swaps nothing moves (I 1/3). With them
+  // rank 0 offers both 3s; rank 1 takes id 1 and gives back 0.5 (id 4) and 1 (id 6): 4.5 and 4.5.
+  const auto ranks = make_ranks({{3, 3}, {1, 0.5, 0.5, 1}});
+  auto off = create("TemperedLB", "iters=2 trials=1 deterministic=true swaps=0");
+  EXPECT_TRUE(run(off, ranks).migrations.empty());
+  EXPECT_DOUBLE_EQ(off.report().best_imbalance, 1.0 / 3.0);
+
+  auto lb = create("TemperedLB", "iters=2 trials=1 deterministic=true swaps=4");
+  const Plan plan = testing::expect_same_in_any_delivery_order(lb, ranks);
+  EXPECT_EQ(plan.migrations, (std::vector<Migration>{move(1, 0, 1), move(4, 1, 0), move(6, 1, 0)}));
+  const auto& report = lb.report();
+  ASSERT_EQ(report.iterations.size(), 2u);
+  EXPECT_EQ(report.iterations[0].swaps, 1);
+  EXPECT_EQ(report.iterations[0].transfers, 3);  // the unit and the two objects back
+  EXPECT_EQ(report.iterations[0].rejected, 2);   // each 3 alone
+  EXPECT_EQ(report.iterations[0].imbalance, 0.0);
+  EXPECT_EQ(report.iterations[1].swaps, 0);      // balanced: nobody is overloaded
+  EXPECT_EQ(report.best_iteration, 1);
+}
+
+TEST(TemperedLB, SwapOffersAreJudgedMostLoadedSenderFirst) {
+  // Ranks 0 (4, 4: load 8) and 1 (3.5, 3.5: load 7) both offer to rank 2 (1, 1, 1, 1, 0.5, 0.5:
+  // load 5; average 20/3). Rank 0's offer comes first: a 4 (id 1) for 1 + 1 + 0.5 (B = 4 - 1.5 =
+  // 2.5; the greedy fill takes the last 1s, ids 8 and 7, then the last 0.5, id 10), 6.5 and 6.5. Rank 1's then finds no B in (3.5 - 0.5, 3.5) among 4, 1, 1, 0.5 and gets its
+  // units back. Loads 6.5, 7, 6.5: I 0.05; the second iteration finds nothing better.
+  const auto ranks = make_ranks({{4, 4}, {3.5, 3.5}, {1, 1, 1, 1, 0.5, 0.5}});
+  auto lb = create("TemperedLB", "iters=2 trials=1 knowledge=complete deterministic=true swaps=4");
+  const Plan plan = testing::expect_same_in_any_delivery_order(lb, ranks);
+  EXPECT_EQ(plan.migrations, (std::vector<Migration>{move(1, 0, 2), move(7, 2, 0), move(8, 2, 0), move(10, 2, 0)}));
+  const auto& report = lb.report();
+  ASSERT_EQ(report.iterations.size(), 2u);
+  EXPECT_EQ(report.iterations[0].swaps, 1);
+  EXPECT_EQ(report.iterations[0].transfers, 4);
+  EXPECT_DOUBLE_EQ(report.best_imbalance, 7.0 / (20.0 / 3.0) - 1.0);
+}
+
 TEST(GrapevineLB, OriginalCriterionStopsAtTheAverage) {
   auto lb = create("GrapevineLB", "deterministic=true");
   const auto ranks = make_ranks({{4, 3, 2, 1}, {}});

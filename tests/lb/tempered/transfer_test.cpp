@@ -210,6 +210,68 @@ TEST(TemperedTurn, APeerNowHeavierThanTheSenderIsForgotten) {
   EXPECT_EQ(current[0], 3.0);
 }
 
+TEST(TemperedSwap, OfferHoldsObjectsTooHeavyToMoveAloneLightestFirst) {
+  // Load 10 against a peer of 7: gap 3. 0.5 and 2.5 could move alone, 10 cannot come back
+  // balanced (10 >= 3 + 7), object 4 is fixed: 3, 6, 9 remain, lightest first.
+  auto objs = objects({0.5, 3.0, 2.5, 6.0, 3.0, 9.0, 10.0});
+  objs[4].migratable = false;
+  EXPECT_EQ(load_swap_offer(objs, 10.0, 7.0, 8), (std::vector<std::size_t>{1, 3, 5}));
+  EXPECT_EQ(load_swap_offer(objs, 10.0, 7.0, 2), (std::vector<std::size_t>{1, 3}));
+  EXPECT_TRUE(load_swap_offer(objs, 10.0, 7.0, 0).empty());
+  EXPECT_TRUE(load_swap_offer(objs, 7.0, 7.0, 8).empty());  // no gap, nothing to swap for
+}
+
+TEST(TemperedSwap, HeavyUnitForTheTwoLightObjectsThatEvenThePair) {
+  // Sender 6 offers 3 and 3 to a receiver of 3 holding 1, 0.5, 0.5, 1: B = 3 - (6 - 3) / 2 = 1.5.
+  // The best single (1) gives 5 and 4 (max 5); the pair 0.5 + 1 gives 4.5 and 4.5.
+  const auto own = objects({1.0, 0.5, 0.5, 1.0});
+  const std::vector<double> offered{3.0, 3.0};
+  const LoadSwap swap = choose_load_swap(offered, own, 6.0, 3.0, TemperedOptions::Criterion::relaxed, 4.5);
+  EXPECT_EQ(swap.unit, 0U);
+  EXPECT_EQ(swap.back, (std::vector<std::size_t>{1, 3}));  // ascending load; ties in storage order
+  EXPECT_EQ(swap.sender_after, 4.5);
+  EXPECT_EQ(swap.after, 4.5);
+}
+
+TEST(TemperedSwap, FewerObjectsWinATie) {
+  // Sender 6 offers 3 to a receiver of 4 holding 2, 1, 1: the 2 alone and the pair 1 + 1 both give
+  // 5 and 5; one object moves rather than two.
+  const std::vector<double> offered{3.0};
+  const LoadSwap swap =
+      choose_load_swap(offered, objects({2.0, 1.0, 1.0}), 6.0, 4.0, TemperedOptions::Criterion::relaxed, 5.0);
+  EXPECT_EQ(swap.unit, 0U);
+  EXPECT_EQ(swap.back, (std::vector<std::size_t>{0}));
+  EXPECT_EQ(swap.sender_after, 5.0);
+}
+
+TEST(TemperedSwap, GreedyFillGivesBackSeveralObjects) {
+  // Sender 8.25 offers 6 to a receiver of 3.75 holding 2, 1, 0.5, 0.25: B = 6 - 2.25 = 3.75, which
+  // no single object (2: max 7.75) or pair (2 + 1: max 6.75) reaches; all four do (6 and 6).
+  const std::vector<double> offered{6.0};
+  const LoadSwap swap = choose_load_swap(offered, objects({2.0, 1.0, 0.5, 0.25}), 8.25, 3.75,
+                                         TemperedOptions::Criterion::relaxed, 6.0);
+  EXPECT_EQ(swap.unit, 0U);
+  EXPECT_EQ(swap.back, (std::vector<std::size_t>{3, 2, 1, 0}));
+  EXPECT_EQ(swap.sender_after, 6.0);
+  EXPECT_EQ(swap.after, 6.0);
+}
+
+TEST(TemperedSwap, NothingWhenNoSetLowersTheMaximum) {
+  // Sender 6, receiver 3 holding 0.25 only: B must lie in (5 - 3, 5); 0 and 0.25 do not.
+  const std::vector<double> offered{5.0};
+  auto own = objects({0.25, 2.5});
+  own[1].migratable = false;  // 2.5 would fit, but it cannot move
+  const LoadSwap swap = choose_load_swap(offered, own, 6.0, 3.0, TemperedOptions::Criterion::relaxed, 4.5);
+  EXPECT_EQ(swap.unit, LoadSwap::npos);
+  EXPECT_TRUE(swap.back.empty());
+  // The grapevine criterion also keeps the receiver below the average: 3 + 3 - 1.5 = 4.5 is not.
+  const std::vector<double> three{3.0};
+  EXPECT_EQ(choose_load_swap(three, objects({1.0, 0.5}), 6.0, 3.0, TemperedOptions::Criterion::grapevine, 4.5).unit,
+            LoadSwap::npos);
+  EXPECT_EQ(choose_load_swap(three, objects({1.0, 0.5}), 6.0, 3.0, TemperedOptions::Criterion::grapevine, 4.75).unit,
+            0U);
+}
+
 TEST(TemperedRandom, StreamsAreReproducibleAndDistinct) {
   Random a({1, 2, 3}), b({1, 2, 3}), c({1, 2, 4});
   for (int i = 0; i < 100; ++i) {

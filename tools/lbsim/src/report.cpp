@@ -78,7 +78,7 @@ std::string json_line(const Run& run) {
     for (const auto& it : r.iterations->iterations) {
       j["iterations"].push_back({{"iteration", it.iteration}, {"transfers", it.transfers},
                                  {"rejected", it.rejected}, {"imbalance", it.imbalance}, {"trial", it.trial},
-                                 {"rejected_memory", it.rejected_memory}});
+                                 {"rejected_memory", it.rejected_memory}, {"swaps", it.swaps}});
     }
   }
   j["phases"] = nlohmann::ordered_json::array();

@@ -33,6 +33,16 @@
 //                             checks the criterion again against its own load as it grows,
 //                             most loaded sender first, and sends back what fails; all: it takes
 //                             every proposal (GrapevineLB, and TemperedLB as published).
+//   swaps                     (load only, transfer=distributed; not in seed 003) N > 0: a rank
+//                             whose transfer accepted nothing offers up to N of its objects too
+//                             heavy to move alone to its least loaded known peer, which may take
+//                             one and give back lighter objects so that the larger of the two
+//                             loads falls by at least 5 % of the load moved (Charm++'s
+//                             RefineSwapLB, CCM-LB's cluster swaps without memory;
+//                             load_swap.cpp). 0 (the default): off, as published; swaps=4 halves
+//                             the imbalance left on replayed PIC phases but, balancing every
+//                             phase on wall-clock loads, its extra migrations cost more than it
+//                             saved (load_swap.cpp has the figures).
 //
 // Why admit=receiver (not in seed 003): in the distributed transfer every overloaded rank decides
 // from gossiped loads at once, so several pick the same underloaded rank and overshoot it; the
@@ -131,6 +141,7 @@ struct TemperedOptions {
   bool deterministic = false;
   enum class Admit { receiver, all };
   Admit admit = Admit::receiver;
+  int swaps = 0;   // units a rank that moved nothing may offer in a swap (0: no swaps)
   WorkModel work;  // keys alpha, beta, gamma, delta, memory_limit (work_model.hpp)
 
   // GrapevineLB's choices (seed 003, section IV-B) with the given gossip settings.
@@ -155,6 +166,7 @@ struct TemperedIteration {
   std::int64_t rejected_memory = 0;  // transfers refused because a memory limit would break
   double imbalance = 0.0;        // I of the proposed placement after this iteration (of work
                                  // when the work model is on)
+  std::int64_t swaps = 0;        // swaps accepted (load only; their objects count as transfers)
 };
 
 struct TemperedReport {

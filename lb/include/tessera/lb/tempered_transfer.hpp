@@ -7,7 +7,9 @@
 //   Cmf             Algorithm 2 lines 20-31 (BUILDCMF) and the sampling of line 8;
 //   criterion_holds Algorithm 2 lines 32-38 (EVALUATECRITERION);
 //   transfer        Algorithm 2 lines 1-19 (TRANSFER);
-//   transfer_in_turn one rank's turn of transfer=sequential, TRANSFER as LBAF ran it.
+//   transfer_in_turn one rank's turn of transfer=sequential, TRANSFER as LBAF ran it;
+//   load_swap_offer, choose_load_swap  the swap move of the load-only transfer (the swaps key):
+//                   what a rank that moved nothing offers, and what its peer takes and gives back.
 //
 // Loads are seconds; `average` is l_ave, the average rank load over all ranks.
 
@@ -104,5 +106,29 @@ TransferOutcome transfer(std::span<const LbObject> objects, double load, double 
 TransferOutcome transfer_in_turn(std::span<const LbObject> objects, double load, double average,
                                  std::vector<Peer>& peers, std::vector<double>& current,
                                  const TemperedOptions& options, Random& random);
+
+// Swap moves (src/strategies/tempered/load_swap.cpp has the design and its sources). A rank of
+// load `load` whose transfer accepted nothing offers to a peer of load `peer_load` the indices of
+// its migratable objects u with gap <= u < gap + peer_load (gap = load - peer_load: lighter ones
+// could move alone, heavier ones cannot come back balanced), lightest first, at most `count`.
+std::vector<std::size_t> load_swap_offer(std::span<const LbObject> objects, double load, double peer_load,
+                                         std::size_t count);
+
+// The receiver's choice among `offered` unit loads from a sender of load `sender_load`: one unit to
+// take and a set of its own migratable objects (`own`, its load `load`) to give back, so that the
+// pair's maximum falls, max(sender_load - u + B, load + u - B) < sender_load (criterion=grapevine:
+// load + u - B < average too), by at least 5 % of u + B. Of the sets tried for each unit (none, the single object nearest
+// u - (sender_load - load) / 2, the pair nearest it, a greedy fill by descending load) the lowest
+// maximum wins, but one more object must lower it by more than 0.001 x average and one fewer may
+// raise it by as much; ties go to the earlier unit. unit is npos when none holds.
+struct LoadSwap {
+  static constexpr std::size_t npos = static_cast<std::size_t>(-1);
+  std::size_t unit = npos;          // index into offered
+  std::vector<std::size_t> back;    // indices into own, by ascending load
+  double sender_after = 0.0;        // the sender's load after the swap, seconds
+  double after = 0.0;               // the receiver's
+};
+LoadSwap choose_load_swap(std::span<const double> offered, std::span<const LbObject> own, double sender_load,
+                          double load, TemperedOptions::Criterion criterion, double average);
 
 }  // namespace tessera::lb::tempered

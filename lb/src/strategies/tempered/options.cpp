@@ -74,6 +74,7 @@ Options Options::grapevine(int fanout, int rounds, Knowledge knowledge, double t
   o.seed = seed;
   o.deterministic = deterministic;
   o.admit = Admit::all;
+  o.swaps = 0;
   o.iters = 1;
   o.trials = 1;
   o.criterion = Criterion::grapevine;
@@ -102,6 +103,7 @@ void Options::validate(std::string_view who) const {
   if (!(threshold >= 1.0)) {
     throw ArgumentError(fmt::format("{}: threshold={}: expected a number >= 1", who, threshold));
   }
+  if (swaps < 0) throw ArgumentError(fmt::format("{}: swaps={}: expected an integer >= 0", who, swaps));
   if (knowledge == Knowledge::user && rounds < 1) {
     throw ArgumentError(fmt::format("{}: knowledge=user needs rounds=N with N >= 1", who));
   }
@@ -137,6 +139,11 @@ std::vector<KeySpec> TemperedLB::keys() {
                             "order objects are tried in: arbitrary, element_id, load_intensive (Alg. 4), "
                             "fewest_migrations (Alg. 5), lightweight (Alg. 6)",
                             {"arbitrary", "element_id", "load_intensive", "fewest_migrations", "lightweight"}));
+  keys.push_back(integer_key("swaps", "0",
+                             "load only, transfer=distributed: a rank that could move no object alone offers up to N "
+                             "too heavy to its least loaded peer, which takes one and gives back lighter ones when "
+                             "that lowers the larger of their loads by 5 % of the load moved (0: off, as in seed 003; try 4)",
+                             0, 64));
   for (auto& key : WorkModel::keys()) keys.push_back(std::move(key));
   return keys;
 }
@@ -157,6 +164,7 @@ TemperedLB TemperedLB::from_args(const Args& args) {
   o.cmf = cmf_of(args.text("cmf"));
   o.ordering = ordering_of(args.text("ordering"));
   o.admit = args.text("admit") == "all" ? Options::Admit::all : Options::Admit::receiver;
+  o.swaps = static_cast<int>(args.integer("swaps"));
   o.work = WorkModel::from_args(args);
   return TemperedLB(o);
 }

@@ -137,17 +137,17 @@ Plan TemperedLB::run(comm::Backend& backend, std::span<const StrategyInput> host
       team.run_until_quiet();
       team.step([](TemperedRank& self, comm::Communicator& ctx) { self.accept_arrivals(ctx); });
       if (options_.transfer == TemperedOptions::Transfer::distributed &&
-          (options_.admit == TemperedOptions::Admit::receiver || shared.modeled)) {
+          (options_.admit == TemperedOptions::Admit::receiver || shared.modeled || options_.swaps > 0)) {
         team.run_until_quiet();
         team.step([](TemperedRank& self, comm::Communicator&) { self.take_returns(); });
       }
 
       const auto counts = team.allreduce(comm::ReduceOp::sum, [](TemperedRank& self) {
-        return std::vector<std::int64_t>{self.transfers(), self.rejected(), self.rejected_memory()};
+        return std::vector<std::int64_t>{self.transfers(), self.rejected(), self.rejected_memory(), self.swaps()};
       });
       update_average(team, shared);
       const double now = imbalance(team, shared.average);
-      report_.iterations.push_back(TemperedIteration{trial, iteration, counts[0], counts[1], counts[2], now});
+      report_.iterations.push_back(TemperedIteration{trial, iteration, counts[0], counts[1], counts[2], now, counts[3]});
       // Strictly lower only: the starting placement wins ties, so nothing moves for nothing.
       if (now < report_.best_imbalance) {
         report_.best_imbalance = now;

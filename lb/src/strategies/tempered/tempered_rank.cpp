@@ -3,6 +3,7 @@
 #include "tempered_rank.hpp"
 
 #include <algorithm>
+#include <iterator>
 #include <map>
 
 namespace tessera::lb::tempered {
@@ -61,6 +62,7 @@ void TemperedRank::propose(comm::Communicator& ctx) {
   transfers_ = 0;
   rejected_ = 0;
   rejected_memory_ = 0;
+  swaps_ = 0;
   if (shared_->modeled) return propose_modeled(ctx);
   const double own = load();
   if (!(own > shared_->options->threshold * shared_->average)) return;
@@ -73,7 +75,8 @@ void TemperedRank::propose(comm::Communicator& ctx) {
       transfer(objects, own, shared_->average, peers, *shared_->options, random);
   transfers_ = static_cast<std::int64_t>(outcome.accepted.size());
   rejected_ = outcome.rejected;
-  if (outcome.accepted.empty()) return;
+  // Nothing could move alone (peers' loads are unchanged): a heavy object for lighter ones back.
+  if (outcome.accepted.empty()) return offer_load_swap(ctx, own, peers);
 
   const std::vector<Held> moving = take_accepted(outcome);
   std::map<Rank, TransferMessage> outgoing;  // ascending destination: a fixed send order
@@ -149,10 +152,23 @@ void TemperedRank::accept_arrivals(comm::Communicator& ctx) {
                    [](const auto& a, const auto& b) { return a.first < b.first; });
   const TemperedOptions& options = *shared_->options;
   if (shared_->modeled) return admit_modeled(ctx);
+  // Swap offers are judged after the plain proposals, against the load those leave here.
+  const auto plain = std::stable_partition(arrivals_.begin(), arrivals_.end(),
+                                           [](const auto& arrival) { return !arrival.second.offer; });
+  std::vector<std::pair<Rank, TransferMessage>> offers(std::make_move_iterator(plain),
+                                                       std::make_move_iterator(arrivals_.end()));
+  arrivals_.erase(plain, arrivals_.end());
+  std::map<Rank, TransferMessage> back;
+  const auto answer = [&] {
+    if (!offers.empty()) admit_load_swaps(offers, back);
+    for (const auto& [source, message] : back) {
+      if (!message.objects.empty()) ctx.send(source, shared_->returned, message);
+    }
+  };
   if (options.admit == TemperedOptions::Admit::all || options.transfer == TemperedOptions::Transfer::sequential) {
     for (auto& [source, message] : arrivals_) held_.insert(held_.end(), message.objects.begin(), message.objects.end());
     arrivals_.clear();
-    return;
+    return answer();
   }
   // Most loaded sender first (it gains most from being admitted); ties by rank, then by the
   // sender's own order, so the decision is a function of the proposals alone.
@@ -173,7 +189,6 @@ void TemperedRank::accept_arrivals(comm::Communicator& ctx) {
     return a.sender_load != b.sender_load ? a.sender_load > b.sender_load : a.source < b.source;
   });
   double own = load();
-  std::map<Rank, TransferMessage> back;
   for (const Candidate& c : candidates) {
     const Held& held = arrivals_[c.message].second.objects[c.index];
     if (criterion_holds(options.criterion, own, held.object.load, shared_->average, c.sender_load)) {
@@ -186,7 +201,7 @@ void TemperedRank::accept_arrivals(comm::Communicator& ctx) {
     }
   }
   arrivals_.clear();
-  for (const auto& [source, message] : back) ctx.send(source, shared_->returned, message);
+  answer();
 }
 
 void TemperedRank::on_returned(comm::Communicator& ctx, const TransferMessage& message) {

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <map>
 #include <span>
 #include <unordered_map>
 #include <utility>
@@ -156,9 +157,14 @@ class GossipView {
 // the most work this cluster may add there (+inf for a sender's only swap), its alpha, the bytes
 // this swap may bring back whatever else is returned to it (its share when it proposed several),
 // and the blocks and largest working bytes it holds with every swap's unit gone.
+//
+// A load-only swap offer (load_swap.cpp) when `offer` is set: the objects are candidate units,
+// of which the receiver takes at most one, and the returned message brings back the others with
+// the receiver's objects given in exchange.
 struct TransferMessage {
   std::vector<Held> objects;
   std::vector<double> sender_loads;
+  bool offer = false;
   std::int64_t swap_id = -1;
   Rank swap_home = no_rank;
   double swap_after = 0.0;
@@ -168,7 +174,7 @@ struct TransferMessage {
   PeerBlocks swap_blocks;
   template <class A>
   void serialize(A& ar) {
-    ar(objects, sender_loads, swap_id, swap_home, swap_after, swap_cap, swap_alpha, swap_headroom, swap_blocks);
+    ar(objects, sender_loads, offer, swap_id, swap_home, swap_after, swap_cap, swap_alpha, swap_headroom, swap_blocks);
   }
 };
 
@@ -453,6 +459,7 @@ class TemperedRank {
   void propose(comm::Communicator& ctx);
   std::int64_t transfers() const { return transfers_; }
   std::int64_t rejected() const { return rejected_; }
+  std::int64_t swaps() const { return swaps_; }
   void on_proposal(comm::Communicator& ctx, const TransferMessage& message);
   // transfer=sequential: takes the objects the token carries for this rank, runs
   // transfer_in_turn against current loads (gossiped load + change), records its moves in the
@@ -516,6 +523,11 @@ class TemperedRank {
                          double reserved) const;
   void finish_swaps(const RankWork& before, double after, const std::vector<SwapPlan>& swaps,
                     const std::vector<TransferMessage*>& messages) const;
+  // Load-only swaps (load_swap.cpp): a rank of load `own` whose transfer accepted nothing offers
+  // candidate units to its least loaded peer; a receiver takes at most one unit per offer, after
+  // the plain proposals, and adds what it gives back (and the units it leaves) to `back`.
+  void offer_load_swap(comm::Communicator& ctx, double own, const std::vector<Peer>& peers);
+  void admit_load_swaps(std::vector<std::pair<Rank, TransferMessage>>& offers, std::map<Rank, TransferMessage>& back);
 
   const Shared* shared_;
   Rank rank_;
@@ -541,6 +553,7 @@ class TemperedRank {
   std::vector<PeerBlocks> underload_blocks_;  // and, when tracked, blocks by rank
   std::int64_t transfers_ = 0;
   std::int64_t rejected_ = 0;
+  std::int64_t swaps_ = 0;
   std::vector<std::pair<Rank, TransferMessage>> arrivals_;
   std::vector<std::pair<Rank, std::vector<Held>>> returns_;
   std::vector<Migration> plan_;
