@@ -106,6 +106,7 @@ int main(int argc, char** argv) {
   std::int64_t steps = 300;
   int modeled_ranks = 8;
   int trials = 3;
+  std::string tempered_args;
   app.add_option("--report", report, "text or json (one JSON object, last line)")->check(CLI::IsMember({"text", "json"}));
   app.add_option("--L", grid, "grid side in cells (even)")->capture_default_str();
   app.add_option("--n", particles, "particles requested")->capture_default_str();
@@ -118,8 +119,14 @@ int main(int argc, char** argv) {
   std::string launcher;
   app.add_option("--launcher", launcher, "start each run with this command instead of mpirun -np N "
                                          "(it places the ranks; the modeled runs are skipped)");
+  app.add_option("--tempered_args", tempered_args,
+                 "TemperedLB's key=value arguments in every TemperedLB run, e.g. \"swaps=4\" (an A/B of a key)");
   CLI11_PARSE(app, argc, argv);
   if (!launcher.empty()) modeled_ranks = 0;
+  if (tempered_args.find('\'') != std::string::npos) {
+    fmt::print(stderr, "--tempered_args: a single quote cannot pass through the shell command\n");
+    return 2;
+  }
 
   const Bench bench{TESSERA_BENCH_MPIRUN, launcher, TESSERA_PIC_BINARY, fmt::format("--L {} --steps {}", grid, steps)};
   const std::string n = fmt::format("--n {} ", particles);
@@ -149,6 +156,10 @@ int main(int argc, char** argv) {
       configs.push_back({fmt::format("modeled_{}", lb), modeled_ranks,
                          fmt::format("--mode=amt --tessera_lb_name={} --tessera_lb_load_clock=cpu {}", lb, modeled_patch)});
   }
+  if (!tempered_args.empty())
+    for (Config& c : configs)
+      if (c.args.find("--tessera_lb_name=TemperedLB") != std::string::npos)
+        c.args += fmt::format(" '--tessera_lb_args={}'", tempered_args);
   try {
     std::map<std::string, Samples> samples;
     for (int t = 0; t < trials; ++t) {
@@ -181,6 +192,7 @@ int main(int argc, char** argv) {
         samples.at("amt_even").median_of("update_max_s") / samples.at("spmd_even").median_of("update_max_s");
     const nlohmann::ordered_json out = {
         {"benchmark", "pic"},
+        {"tempered_args", tempered_args},
         {"time_to_solution_speedup", tts},
         {"time_to_solution_overhead", overhead},
         {"lb_every_phase_speedup", {{"TemperedLB", every}}},
