@@ -192,7 +192,6 @@ int main(int argc, char** argv) {
         samples.at("amt_even").median_of("update_max_s") / samples.at("spmd_even").median_of("update_max_s");
     const nlohmann::ordered_json out = {
         {"benchmark", "pic"},
-        {"tempered_args", tempered_args},
         {"time_to_solution_speedup", tts},
         {"time_to_solution_overhead", overhead},
         {"lb_every_phase_speedup", {{"TemperedLB", every}}},
@@ -208,7 +207,8 @@ int main(int argc, char** argv) {
         {"particles", particles},
         {"trials", trials},
         {"hosts", samples.at("spmd").reports.front().value("hosts", 1)},
-        {"ranks", samples.at("spmd").reports.front().value("ranks", 2)}};
+        {"ranks", samples.at("spmd").reports.front().value("ranks", 2)},
+        {"tempered_args", tempered_args}};
     if (report == "text") {
       for (const char* lb : kBalancers)
         fmt::print("{:<12} time to solution {:.2f}x SPMD (interval auto); particle update {:.2f}x\n", lb,
