@@ -5,6 +5,7 @@
 /// columns and -Q on odd ones; Q = 1, DT = 1, MASS_INV = 1. Each particle starts at a cell centre
 /// with v = (0, m / DT) and a charge chosen so that it moves exactly 2k+1 cells in +x and m cells
 /// in y per step (ParRes Kernels PIC, Georganas et al., IPDPS 2016).
+#include <bit>
 #include <cstdint>
 
 #include "tessera/pic/distribution.hpp"
@@ -16,7 +17,14 @@ inline constexpr double kTimeStep = 1.0;     ///< DT
 inline constexpr double kInverseMass = 1.0;  ///< MASS_INV
 
 /// The charge of grid column `column`: +Q on even columns, -Q on odd ones.
-inline double column_charge(std::int64_t column) { return (column % 2 == 0) ? kCharge : -kCharge; }
+///
+/// Branch-free (the parity flips the sign bit): a tile's particles lose their column order as
+/// departures are back-filled and arrivals appended, and a branch on the parity then mispredicts
+/// about every other particle, which cost the mover 5-8 % on 48 colors (perf, issue 30).
+inline double column_charge(std::int64_t column) {
+  const auto odd = static_cast<std::uint64_t>(column & 1);
+  return std::bit_cast<double>(std::bit_cast<std::uint64_t>(kCharge) ^ (odd << 63));
+}
 
 /// base_charge = 1 / (DT^2 Q (cos(theta) / r1^2 + cos(phi) / r2^2)) for a particle at the cell
 /// centre, where r1, r2 are the distances to the nearest left and right charges and theta, phi the
