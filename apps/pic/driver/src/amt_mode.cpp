@@ -4,6 +4,7 @@
 #include <array>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include <tessera/tessera.hpp>
@@ -13,6 +14,7 @@
 #include "tessera/pic/driver/color.hpp"
 #include "tessera/pic/driver/modes.hpp"
 #include "tessera/pic/driver/own_communicator.hpp"
+#include "tessera/pic/driver/recut.hpp"
 #include "tessera/pic/driver/time_to_solution.hpp"
 #include "tessera/pic/error.hpp"
 #include "tessera/pic/id_table.hpp"
@@ -81,6 +83,26 @@ void print_header(const Options& options, const TileGrid& grid, int ranks, std::
   std::fflush(stdout);
 }
 
+// Re-cuts the colors if the rule says so (recut.hpp); if it did, the phase ending now balances the
+// new colors with loads predicted from their particle counts at the ranks' measured seconds per
+// particle (summed over ranks: a rank whose colors were all empty measured no rate of its own).
+bool recut_and_request_balancing(Context& ctx, Recutter& recutter, const collections::CollectionProxy<Color>& colors,
+                                 const RankSample& mine, bool balancer_stuck, Breakdown& parts) {
+  const Clock::time_point start = Clock::now();
+  const bool recut = recutter.maybe_recut(ctx.runtime(), colors, balancer_stuck);
+  if (recut) {
+    const bool cpu = ctx.collection_flags().clock() == collections::LoadClock::cpu;
+    std::array<double, 2> work{cpu ? mine.update.cpu_s : mine.update.wall_s, static_cast<double>(mine.particles)};
+    MPI_Allreduce(MPI_IN_PLACE, work.data(), 2, MPI_DOUBLE, MPI_SUM, recutter.comm());
+    std::unordered_map<std::uint64_t, std::uint64_t> counts;
+    colors.manager().for_each_local([&counts](const Color& c) { counts[c.linear_id()] = c.held(); });
+    ctx.lb().set_load_model(recut_load_model(std::move(counts), work[1] > 0.0 ? work[0] / work[1] : 0.0));
+    ctx.lb().request();
+  }
+  parts.recut_s += seconds_since(start);
+  return recut;
+}
+
 }  // namespace
 
 RunSummary run_amt(const Options& options, MPI_Comm parent) {
@@ -116,9 +138,10 @@ RunSummary run_amt(const Options& options, MPI_Comm parent) {
   // object that cannot move, is here almost all waiting: in the drain for the slowest rank's
   // colors and in the SPMD region. Counted as load it makes the idle ranks look as busy as the
   // loaded one and no strategy moves anything, so only the colors' particle updates count.
-  ctx.lb().set_load_model([](const lb::LbObject& measured, lb::PhaseId) {
+  const lb_manager::LoadModel counted = [](const lb::LbObject& measured, lb::PhaseId) {
     return measured.migratable ? measured.load : 0.0;
-  });
+  };
+  ctx.lb().set_load_model(counted);
 
   // The element at index (i, j) is color (i, j); it starts on the rank whose block holds it.
   collections::Mapper<2> home = [&decomposition, &grid](const Index2D& idx, const Index2D&, int) {
@@ -139,6 +162,11 @@ RunSummary run_amt(const Options& options, MPI_Comm parent) {
                             problem.k, problem.m};
   }
   const std::uint64_t placed = state.particles;
+  // Re-cutting needs a strategy to balance the new colors right after (recut.hpp).
+  std::optional<Recutter> recutter;
+  if (options.recut == "auto" && !ctx.lb_flags().name.empty()) {
+    recutter.emplace(comm, grid, problem, placed);
+  }
 
   const std::string lb = balancer_label(ctx.lb_flags());
   if (rank == 0 && !options.json) {
@@ -153,6 +181,7 @@ RunSummary run_amt(const Options& options, MPI_Comm parent) {
   double phase_end_s = 0.0;
   std::uint64_t arrivals = 0;
   std::uint64_t balanced = 0;
+  bool balancer_stuck = false;  // the last balancing left I above the tolerance (Recutter)
   Breakdown parts;
   const double init_s = seconds_since(options.started);
   const Clock::time_point run_start = Clock::now();
@@ -185,6 +214,8 @@ RunSummary run_amt(const Options& options, MPI_Comm parent) {
     recorder.record(step, mine);
     parts.spmd_s += seconds_since(spmd_start);
 
+    const bool recut = recutter && recut_and_request_balancing(ctx, *recutter, colors, mine, balancer_stuck, parts);
+
     // The phase closes after the drain and the SPMD region, so its time is the LB manager's work
     // (strategy and migration) and the close itself, not waiting for the slowest rank's update.
     const std::vector<std::uint64_t> before = colors.manager().local_elements();
@@ -197,7 +228,9 @@ RunSummary run_amt(const Options& options, MPI_Comm parent) {
       parts.lb_strategy_s += report->strategy_s;
       parts.lb_migration_s += report->migration_s;
       ++balanced;
+      balancer_stuck = report->after.imbalance() > lb::AutoInterval::kTolerance;
     }
+    if (recut) ctx.lb().set_load_model(counted);
     arrivals += count_arrivals(before, colors.manager().local_elements());
     if (options.checkpoint_every > 0 && step % options.checkpoint_every == 0) {
       const Clock::time_point checkpoint_start = Clock::now();
@@ -239,6 +272,7 @@ RunSummary run_amt(const Options& options, MPI_Comm parent) {
   summary.lb_s = lb_s;
   summary.migrations = migrations;
   summary.balanced_phases = balanced;
+  summary.recuts = recutter ? recutter->recuts() : 0;
   summary.time = time;
   summary.per_step = recorder.records();
   add_totals(summary);

@@ -66,6 +66,40 @@ void Color::arrive(std::int64_t step, std::span<const std::byte> bytes) {
 
 void Color::settle() { accept_before(std::numeric_limits<std::int64_t>::max()); }
 
+std::vector<std::pair<TileCoord, std::vector<Particle>>> Color::reshape(const ColorCuts& cuts) {
+  if (!inbox_.empty()) {
+    throw std::logic_error("Color::reshape with arrivals waiting; call settle() first");
+  }
+  const std::vector<Particle> leaving = tile_.reshape(cuts.rect({index()[0], index()[1]}));
+  // One bucket per color, by linear index, sized exactly before it is filled; only the non-empty
+  // ones are returned.
+  std::vector<std::uint32_t> destination(leaving.size());
+  std::vector<std::size_t> sizes(static_cast<std::size_t>(cuts.tiles_x() * cuts.tiles_y()), 0);
+  for (std::size_t k = 0; k < leaving.size(); ++k) {
+    const Particle& p = leaving[k];
+    const TileCoord to = cuts.tile_of_cell(static_cast<std::int64_t>(p.x), static_cast<std::int64_t>(p.y));
+    destination[k] = static_cast<std::uint32_t>(to.i + to.j * cuts.tiles_x());
+    ++sizes[destination[k]];
+  }
+  std::vector<std::vector<Particle>> buckets(sizes.size());
+  for (std::size_t b = 0; b < sizes.size(); ++b) buckets[b].reserve(sizes[b]);
+  for (std::size_t k = 0; k < leaving.size(); ++k) buckets[destination[k]].push_back(leaving[k]);
+  std::vector<std::pair<TileCoord, std::vector<Particle>>> out;
+  for (std::size_t b = 0; b < buckets.size(); ++b) {
+    if (buckets[b].empty()) continue;
+    const auto linear = static_cast<std::int64_t>(b);
+    out.emplace_back(TileCoord{linear % cuts.tiles_x(), linear / cuts.tiles_x()}, std::move(buckets[b]));
+  }
+  return out;
+}
+
+void Color::adopt(std::span<const std::byte> bytes) {
+  if (bytes.size() % sizeof(Particle) != 0) {
+    throw std::logic_error("a particle message is not a whole number of particles");
+  }
+  tile_.accept(std::span<const Particle>(reinterpret_cast<const Particle*>(bytes.data()), bytes.size() / sizeof(Particle)));
+}
+
 std::uint64_t Color::held() const {
   std::uint64_t count = tile_.size();
   for (const ArrivalBatch& b : inbox_) {

@@ -56,6 +56,11 @@ ParseResult parse_options(int argc, const char* const* argv) {
   app.add_option("--step_log", options.step_log, "write per-step statistics (CSV) to this file");
   app.add_option("--colors_per_rank", options.colors_per_rank, "AMT mode: colors (tiles) per rank")
       ->capture_default_str();
+  app.add_option("--recut", options.recut,
+                 "AMT mode with a balancer: auto (move the color boundaries when one color holds over a quarter of a "
+                 "rank's share of the particles, then balance) or off")
+      ->check(CLI::IsMember({"auto", "off"}))
+      ->capture_default_str();
   app.add_option("--checkpoint_every", options.checkpoint_every,
                  "AMT mode: checkpoint every N steps into --tessera_checkpoint_dir (0: never)")
       ->capture_default_str();

@@ -39,9 +39,9 @@ void print_summary(const RunSummary& s) {
              s.time.total_s, s.time.total_cpu_s, s.time.init_s);
   fmt::print("  rate (Mparticles moved/s)  {:.3f}\n", rate_mparticles_per_s(s));
   fmt::print("  where it went (rank {}, s)  update {:.4f}, exchange {:.4f}, wait {:.4f}, SPMD region {:.4f}, "
-             "phase close {:.4f} (LB strategy {:.4f}, migration {:.4f}), checkpoints {:.4f}, other {:.4f}\n",
+             "phase close {:.4f} (LB strategy {:.4f}, migration {:.4f}), checkpoints {:.4f}, re-cut {:.4f}, other {:.4f}\n",
              s.time.breakdown_rank, b.update_s, b.exchange_s, b.wait_s, b.spmd_s, b.phase_close_s, b.lb_strategy_s,
-             b.lb_migration_s, b.checkpoint_s, s.time.other_s());
+             b.lb_migration_s, b.checkpoint_s, b.recut_s, s.time.other_s());
   fmt::print("  mode                       {}\n", s.mode);
   fmt::print("  balancer                   {}\n", s.lb);
   fmt::print("  ranks                      {} on {} host(s)\n", s.ranks, s.hosts);
@@ -54,6 +54,7 @@ void print_summary(const RunSummary& s) {
              s.mean_particle_imbalance);
   fmt::print("  LB time (s)                {:.6f}\n", s.lb_s);
   fmt::print("  migrations                 {} in {} balanced phase(s)\n", s.migrations, s.balanced_phases);
+  fmt::print("  color re-cuts              {}\n", s.recuts);
 }
 
 std::string summary_json(const RunSummary& s, const Options& options) {
@@ -86,7 +87,8 @@ std::string summary_json(const RunSummary& s, const Options& options) {
                     {"exchange_s", b.exchange_s}, {"wait_s", b.wait_s},
                     {"spmd_s", b.spmd_s},         {"phase_close_s", b.phase_close_s},
                     {"lb_strategy_s", b.lb_strategy_s}, {"lb_migration_s", b.lb_migration_s},
-                    {"checkpoint_s", b.checkpoint_s}, {"other_s", s.time.other_s()}};
+                    {"checkpoint_s", b.checkpoint_s}, {"recut_s", b.recut_s}, {"other_s", s.time.other_s()}};
+  j["recuts"] = s.recuts;
   return j.dump();
 }
 

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 
@@ -17,8 +18,14 @@ std::int64_t wrap(std::int64_t value, std::int64_t period) { return ((value % pe
 // Offset (-1, 0 or 1) of `cell` from the block [start, start + extent) of a periodic axis. The
 // caller guarantees the cell is at most one neighbouring block away, so the nearer edge decides;
 // with only two blocks both sides are the same neighbour and either answer routes correctly.
+// Both cell and start lie in [0, period), so one conditional add wraps the difference: this runs
+// for every departing particle, and the two integer divisions of a general wrap cost about as
+// much as moving a particle.
 int side_of(std::int64_t cell, std::int64_t start, std::int64_t extent, std::int64_t period) {
-  const std::int64_t ahead = wrap(cell - start, period);
+  std::int64_t ahead = cell - start;
+  if (ahead < 0) {
+    ahead += period;
+  }
   if (ahead < extent) {
     return 0;
   }
@@ -137,6 +144,32 @@ void Tile::accept(std::span<const Particle> arrivals) {
     }
   }
   particles_.insert(particles_.end(), arrivals.begin(), arrivals.end());
+}
+
+std::vector<Particle> Tile::reshape(CellRect cells) {
+  if (departures_.total() != 0) {
+    throw std::logic_error("Tile::reshape called with departures not taken");
+  }
+  cells_ = cells;
+  // The particles inside close up in place, in their order; the others go. Counting first sizes
+  // `leaving` exactly: a re-cut can move half a rank's particles, and growing by doubling would
+  // copy them again and fault in pages twice.
+  const auto inside = [&cells](const Particle& p) {
+    return cells.contains(static_cast<std::int64_t>(p.x), static_cast<std::int64_t>(p.y));
+  };
+  std::vector<Particle> leaving;
+  leaving.reserve(static_cast<std::size_t>(
+      std::count_if(particles_.begin(), particles_.end(), [&inside](const Particle& p) { return !inside(p); })));
+  std::size_t kept = 0;
+  for (const Particle& p : particles_) {
+    if (inside(p)) {
+      particles_[kept++] = p;
+    } else {
+      leaving.push_back(p);
+    }
+  }
+  particles_.resize(kept);
+  return leaving;
 }
 
 Verification Tile::verify(const Problem& problem, std::int64_t steps) const {

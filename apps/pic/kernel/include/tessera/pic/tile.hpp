@@ -75,6 +75,11 @@ class Tile {
   /// tile (a particle delivered to the wrong neighbour).
   void accept(std::span<const Particle> arrivals);
 
+  /// Makes the tile cover `cells` instead (a re-cut, ColorCuts) and returns the particles that lie
+  /// outside it now, removed from the tile. Call it between steps, with no departures pending
+  /// (throws std::logic_error otherwise).
+  std::vector<Particle> reshape(CellRect cells);
+
   /// Checks every particle against its analytic position after `steps` steps.
   Verification verify(const Problem& problem, std::int64_t steps) const;
 

@@ -17,12 +17,14 @@
 #include <cstdint>
 #include <span>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include <cereal/types/vector.hpp>
 
 #include <tessera/collections.hpp>
 
+#include "tessera/pic/color_cuts.hpp"
 #include "tessera/pic/particle.hpp"
 #include "tessera/pic/tile.hpp"
 #include "tessera/pic/timing.hpp"
@@ -61,9 +63,17 @@ class Color : public collections::Element<Color, 2> {
   /// Handler: `bytes` holds whole Particles (raw bytes) that moved into this color during `step`.
   void arrive(std::int64_t step, std::span<const std::byte> bytes);
 
-  /// Accepts every waiting arrival (after the last step, before verification). Not a handler: the
-  /// driver calls it on local colors once the runtime is quiet.
+  /// Accepts every waiting arrival (after the last step, before verification, before a re-cut).
+  /// Not a handler: the driver calls it on local colors once the runtime is quiet.
   void settle();
+
+  /// Re-cut (recut.hpp): makes this color cover its rectangle of `cuts` and returns the particles
+  /// now outside it, by the color that holds their cell. Not a handler: the driver calls it on
+  /// every local color after settle(), before sending any of them.
+  std::vector<std::pair<TileCoord, std::vector<Particle>>> reshape(const ColorCuts& cuts);
+  /// Handler: particles (raw bytes) whose cells a re-cut gave to this color; they have moved in
+  /// the same steps as this color's own.
+  void adopt(std::span<const std::byte> bytes);
 
   /// The particle update of the last advance(): time (seconds) and particles moved. Read by the
   /// driver after the step drained and before the phase ends, so it never needs to migrate.

@@ -26,6 +26,7 @@ struct RunSummary {
   double lb_s = 0.0;             ///< time spent balancing and migrating
   std::uint64_t migrations = 0;  ///< objects migrated
   std::uint64_t balanced_phases = 0;  ///< phases that ran a strategy
+  std::int64_t recuts = 0;            ///< AMT: times the colors were re-cut (--recut)
   TimeToSolution time;           ///< init_s, total_s and the step loop's breakdown
   std::vector<StepRecord> per_step;  ///< rank 0 only
 };

@@ -35,9 +35,11 @@ struct Breakdown {
   double lb_strategy_s = 0.0;   ///< the part of phase_close_s in the LB strategy
   double lb_migration_s = 0.0;  ///< the part of phase_close_s migrating colors
   double checkpoint_s = 0.0;    ///< AMT: writing checkpoints (--checkpoint_every), fsync included
+  double recut_s = 0.0;         ///< AMT: re-cutting colors (--recut): the per-step check, and when
+                                ///< it re-cuts the column and row counts, reshaping and sending
 
   /// The top-level parts (lb_* are inside phase_close_s).
-  double sum() const { return update_s + exchange_s + wait_s + spmd_s + phase_close_s + checkpoint_s; }
+  double sum() const { return update_s + exchange_s + wait_s + spmd_s + phase_close_s + checkpoint_s + recut_s; }
   /// Particle work: what a perfect balancer would spread evenly.
   double work() const { return update_s + exchange_s; }
 };
