@@ -129,6 +129,39 @@ TEST_P(PicAmtBalanced, MigratesColorsAndStillEndsWithTheSpmdParticles) {
   }
 }
 
+// Re-cutting (--recut auto) moves particles between colors, across ranks too, and must change
+// nothing about them: the run ends with the SPMD run's particles byte for byte. On 24 x 24 cells
+// the patch 0-7 starts inside one color of 4 per rank, more than a quarter of a rank's share, so
+// the first step re-cuts on every rank count.
+TEST_P(PicAmtBalanced, RecutColorsStillEndWithTheSpmdParticles) {
+  const std::string strategy = GetParam();
+  Options o = small_options(Distribution::patch_of({0, 7, 0, 7}));
+  o.dump_particles = dump_name("spmd_recut_" + strategy);
+  ASSERT_TRUE(run_spmd(o, MPI_COMM_WORLD).validated);
+  o.dump_particles = dump_name("amt_recut_" + strategy);
+  o.recut = "auto";
+  o.tessera_args = {"--tessera_lb_name=" + strategy, "--tessera_lb_load_clock", "cpu"};
+  const RunSummary amt = run_amt(o, MPI_COMM_WORLD);
+  EXPECT_TRUE(amt.validated) << strategy;
+  EXPECT_GE(amt.recuts, 1) << strategy;
+  EXPECT_GE(amt.balanced_phases, 1U) << strategy;
+  if (world_rank() == 0) {
+    EXPECT_EQ(slurp(dump_name("amt_recut_" + strategy)), slurp(dump_name("spmd_recut_" + strategy))) << strategy;
+    std::remove(dump_name("spmd_recut_" + strategy).c_str());
+    std::remove(dump_name("amt_recut_" + strategy).c_str());
+  }
+  MPI_Barrier(MPI_COMM_WORLD);
+}
+
+// Without a balancer nothing would balance the new colors, so --recut auto does nothing.
+TEST(PicAmt, RecutNeedsABalancer) {
+  Options o = small_options(Distribution::patch_of({0, 7, 0, 7}));
+  o.recut = "auto";
+  const RunSummary amt = run_amt(o, MPI_COMM_WORLD);
+  EXPECT_TRUE(amt.validated);
+  EXPECT_EQ(amt.recuts, 0);
+}
+
 INSTANTIATE_TEST_SUITE_P(EveryBalancer, PicAmtBalanced,
                          ::testing::Values("GreedyLB", "HierLB", "GrapevineLB", "TemperedLB"));
 

@@ -30,6 +30,7 @@ TEST(PicOptions, NoArgumentsIsTheDefaultInputOfIssue7) {
   EXPECT_EQ(o.steps, 300);
   EXPECT_FALSE(o.json);
   EXPECT_EQ(o.colors_per_rank, 24);
+  EXPECT_EQ(o.recut, "off");
 }
 
 TEST(PicOptions, TheDefaultPatchScalesWithTheGrid) {
@@ -75,6 +76,7 @@ TEST(PicOptions, RejectsBadFlagsWithOneMessage) {
   expect_rejected({"--steps", "0"}, "--steps 0: expected at least 1 step");
   expect_rejected({"--print_every", "-1"}, "--print_every -1");
   expect_rejected({"--colors_per_rank", "0"}, "--colors_per_rank 0");
+  expect_rejected({"--recut", "sometimes"}, "--recut");
   expect_rejected({"--report=xml"}, "--report: xml not in {text,json}");
   expect_rejected({"--L", "ten"}, "--L");
   expect_rejected({"--L", "30", "--distribution", "PATCH", "0", "239", "0", "239"},

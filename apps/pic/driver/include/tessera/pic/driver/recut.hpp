@@ -18,14 +18,15 @@
 ///      2 L integers, so every rank computes the same cuts);
 ///   3. computes ColorCuts::balanced with area weight kAreaWeight, each color at least a step's
 ///      travel wide and high;
-///   4. reshapes every local color, then sends the particles that left each one to the color now
-///      holding their cell (Color::adopt), and drains.
+///   4. reshapes every local color, then hands the particles that left each one to the color now
+///      holding their cell: directly when that color is on this rank, else as a Color::adopt
+///      message; and drains.
 /// Particles do not change, only which color holds them, so the run stays bit-for-bit the same as
 /// the serial one.
 ///
 /// The colors' measured loads describe the old cuts. For the balancing that follows, the driver
-/// predicts each color's load as its new particle count times this rank's measured seconds per
-/// particle (recut_load_model).
+/// predicts each color's load as its new particle count times the seconds per particle the ranks
+/// measured in the phase, summed over ranks (recut_load_model).
 #include <mpi.h>
 
 #include <cstdint>
