@@ -9,6 +9,11 @@
 // and runtime set-up, collection creation and particle placement (init_s, reported separately as
 // init_s_median) and MPI_Finalize; mpirun_wall_s is the whole mpirun, which includes them.
 //   time_to_solution_speedup[balancer]  SPMD / AMT total_s, drifting PATCH, --tessera_lb_interval=auto
+//   time_to_solution_speedup_second_input[balancer]  the same on a second drifting input of another
+//                                       size and patch (issue 30), named in "second_input": a grid
+//                                       of 3/4 L, 2/3 of the particles, an (L2/4)-cell square patch
+//                                       from (L2/3, L2/2) (L 960: L 720, n 400000,
+//                                       PATCH 240 419 360 539), moving as the first
 //   time_to_solution_overhead           AMT without LB / SPMD total_s, particles over the whole grid
 //   lb_every_phase_speedup[TemperedLB]  SPMD / AMT total_s, drifting PATCH, interval 1
 //   trace_cost                          TemperedLB (interval auto) with --tessera_trace / without,
@@ -49,7 +54,7 @@ struct Bench {
   std::string mpirun;
   std::string launcher;  // when set, replaces "mpirun -np N"
   std::string pic;
-  std::string problem;  // grid, particles and steps flags shared by every run
+  std::string problem;  // the steps flag every run shares (each config names its grid and particles)
 
   // Runs tessera-pic and returns its JSON summary; throws if it fails or does not validate.
   nlohmann::json run(int ranks, const std::string& args) const {
@@ -128,14 +133,22 @@ int main(int argc, char** argv) {
     return 2;
   }
 
-  const Bench bench{TESSERA_BENCH_MPIRUN, launcher, TESSERA_PIC_BINARY, fmt::format("--L {} --steps {}", grid, steps)};
-  const std::string n = fmt::format("--n {} ", particles);
+  const Bench bench{TESSERA_BENCH_MPIRUN, launcher, TESSERA_PIC_BINARY, fmt::format("--steps {}", steps)};
+  const std::string n = fmt::format("--L {} --n {} ", grid, particles);
   const std::string patch = n + fmt::format("--distribution PATCH 0 {0} 0 {0}", grid / 4 - 1);
   // The price of colors on an evenly loaded grid (a PATCH over the whole grid: on 2 ranks
   // SINUSOIDAL leaves I near 0.45 in the SPMD decomposition, which would mix imbalance in).
   const std::string even = n + fmt::format("--distribution PATCH 0 {0} 0 {0}", grid - 1);
+  // The second drifting input (issue 30): another grid size, particle count and patch place.
+  const std::int64_t second_grid = grid * 3 / 4 / 2 * 2;
+  const std::int64_t second_side = second_grid / 4;
+  const std::int64_t second_x = second_grid / 3;
+  const std::int64_t second_y = second_grid / 2;
+  const std::string second_input =
+      fmt::format("--L {} --n {} --distribution PATCH {} {} {} {}", second_grid, particles * 2 / 3, second_x,
+                  second_x + second_side - 1, second_y, second_y + second_side - 1);
   const std::string modeled_patch =
-      fmt::format("--n {} --distribution PATCH 0 {} 0 {}", modeled_particles, grid / 4 - 1, grid / 4 - 1);
+      fmt::format("--L {} --n {} --distribution PATCH 0 {} 0 {}", grid, modeled_particles, grid / 4 - 1, grid / 4 - 1);
 
   std::vector<Config> configs = {{"spmd_even", 2, even},
                                  {"amt_even", 2, "--mode=amt " + even},
@@ -144,6 +157,10 @@ int main(int argc, char** argv) {
   for (const char* lb : kBalancers)
     configs.push_back({fmt::format("auto_{}", lb), 2,
                        fmt::format("--mode=amt --tessera_lb_name={} --tessera_lb_interval=auto {}", lb, patch)});
+  configs.push_back({"spmd_second", 2, second_input});
+  for (const char* lb : kBalancers)
+    configs.push_back({fmt::format("second_{}", lb), 2,
+                       fmt::format("--mode=amt --tessera_lb_name={} --tessera_lb_interval=auto {}", lb, second_input)});
   const std::filesystem::path trace_dir =
       std::filesystem::temp_directory_path() / fmt::format("tessera-bench-pic-trace-{}", ::getpid());
   configs.push_back({"traced_TemperedLB", 2,
@@ -173,11 +190,13 @@ int main(int argc, char** argv) {
     nlohmann::ordered_json tts = nlohmann::ordered_json::object();
     nlohmann::ordered_json speedup = nlohmann::ordered_json::object();
     nlohmann::ordered_json modeled = nlohmann::ordered_json::object();
+    nlohmann::ordered_json second = nlohmann::ordered_json::object();
     nlohmann::ordered_json walls = nlohmann::ordered_json::object();
     for (const char* lb : kBalancers) {
       const std::string name = fmt::format("auto_{}", lb);
       tts[lb] = total("spmd") / total(name);
       speedup[lb] = samples.at("spmd").median_of("update_max_s") / samples.at(name).median_of("update_max_s");
+      second[lb] = total("spmd_second") / total(fmt::format("second_{}", lb));
       if (modeled_ranks > 0)
         modeled[lb] = samples.at("modeled_spmd").median_of("update_max_cpu_s") /
                       samples.at(fmt::format("modeled_{}", lb)).median_of("update_max_cpu_s");
@@ -204,6 +223,8 @@ int main(int argc, char** argv) {
         {"amt_overhead_ratio", update_overhead},
         {"speedup", speedup},
         {"modeled_speedup_8_ranks", modeled},
+        {"second_input", second_input},
+        {"time_to_solution_speedup_second_input", second},
         {"particles", particles},
         {"trials", trials},
         {"hosts", samples.at("spmd").reports.front().value("hosts", 1)},
@@ -213,6 +234,9 @@ int main(int argc, char** argv) {
       for (const char* lb : kBalancers)
         fmt::print("{:<12} time to solution {:.2f}x SPMD (interval auto); particle update {:.2f}x\n", lb,
                    tts[lb].get<double>(), speedup[lb].get<double>());
+      for (const char* lb : kBalancers)
+        fmt::print("{:<12} time to solution {:.2f}x SPMD on the second input ({})\n", lb, second[lb].get<double>(),
+                   second_input);
       fmt::print("TemperedLB every phase: time to solution {:.2f}x SPMD\n", every);
       fmt::print("TemperedLB traced: time to solution {:.3f}x untraced (whole mpirun {:.3f}x)\n", trace_cost,
                  trace_cost_wall);
