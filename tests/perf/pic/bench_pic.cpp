@@ -11,9 +11,13 @@
 //   time_to_solution_speedup[balancer]  SPMD / AMT total_s, drifting PATCH, --tessera_lb_interval=auto
 //   time_to_solution_speedup_second_input[balancer]  the same on a second drifting input of another
 //                                       size and patch (issue 30), named in "second_input": a grid
-//                                       of 3/4 L, 2/3 of the particles, an (L2/4)-cell square patch
-//                                       from (L2/3, L2/2) (L 960: L 720, n 400000,
-//                                       PATCH 240 419 360 539), moving as the first
+//                                       of L2 = 3/4 L, 2/3 of the particles, an (L2/6)-cell square
+//                                       patch from (0, 2 L2 / 3) (L 960: L 720, n 400000,
+//                                       PATCH 0 119 480 599), moving as the first; like the first it
+//                                       stays on the first of 2 SPMD ranks most of the run
+//   ideal_speedup, ideal_speedup_second_input  SPMD's slowest-rank update over its average-rank
+//                                       update: what perfect balance with no overhead would give
+//                                       (2.0 when one of 2 ranks holds every particle throughout)
 //   time_to_solution_overhead           AMT without LB / SPMD total_s, particles over the whole grid
 //   lb_every_phase_speedup[TemperedLB]  SPMD / AMT total_s, drifting PATCH, interval 1
 //   trace_cost                          TemperedLB (interval auto) with --tessera_trace / without,
@@ -141,9 +145,9 @@ int main(int argc, char** argv) {
   const std::string even = n + fmt::format("--distribution PATCH 0 {0} 0 {0}", grid - 1);
   // The second drifting input (issue 30): another grid size, particle count and patch place.
   const std::int64_t second_grid = grid * 3 / 4 / 2 * 2;
-  const std::int64_t second_side = second_grid / 4;
-  const std::int64_t second_x = second_grid / 3;
-  const std::int64_t second_y = second_grid / 2;
+  const std::int64_t second_side = second_grid / 6;
+  const std::int64_t second_x = 0;
+  const std::int64_t second_y = second_grid * 2 / 3;
   const std::string second_input =
       fmt::format("--L {} --n {} --distribution PATCH {} {} {} {}", second_grid, particles * 2 / 3, second_x,
                   second_x + second_side - 1, second_y, second_y + second_side - 1);
@@ -223,7 +227,10 @@ int main(int argc, char** argv) {
         {"amt_overhead_ratio", update_overhead},
         {"speedup", speedup},
         {"modeled_speedup_8_ranks", modeled},
+        {"ideal_speedup", samples.at("spmd").median_of("update_max_s") / samples.at("spmd").median_of("update_avg_s")},
         {"second_input", second_input},
+        {"ideal_speedup_second_input",
+         samples.at("spmd_second").median_of("update_max_s") / samples.at("spmd_second").median_of("update_avg_s")},
         {"time_to_solution_speedup_second_input", second},
         {"particles", particles},
         {"trials", trials},
