@@ -141,7 +141,7 @@ TEST(PicCli, TimeToSolutionCoversItsBreakdown) {
     const nlohmann::json report = nlohmann::json::parse(last_line(o.output));
     const nlohmann::json& parts = report.at("breakdown");
     double sum = 0.0;
-    for (const char* key : {"update_s", "exchange_s", "wait_s", "spmd_s", "phase_close_s"}) {
+    for (const char* key : {"update_s", "exchange_s", "wait_s", "spmd_s", "phase_close_s", "checkpoint_s", "recut_s"}) {
       EXPECT_GE(parts.at(key).get<double>(), 0.0) << mode << " " << key;
       sum += parts.at(key).get<double>();
     }
@@ -153,6 +153,27 @@ TEST(PicCli, TimeToSolutionCoversItsBreakdown) {
     EXPECT_GT(report.at("rate_mparticles_per_s").get<double>(), 0.0);
     EXPECT_GE(report.at("update_max_s").get<double>(), parts.at("update_s").get<double>());
   }
+}
+
+// Issue 30: --recut auto re-cuts the colors of a patch that starts in one color of 4 per rank,
+// reports it (the count, and its time inside the breakdown) and still validates; off, it does not.
+TEST(PicCli, RecutReportsItsCountAndTime) {
+  for (const char* recut : {"auto", "off"}) {
+    const Outcome o = run_pic(2, std::string("--mode=amt --tessera_lb_name=GreedyLB --L 48 --n 5000 --steps 6 "
+                                             "--colors_per_rank 4 --distribution PATCH 0 11 0 11 --report=json "
+                                             "--recut ") + recut);
+    ASSERT_EQ(o.exit_code, 0) << o.output;
+    const nlohmann::json report = nlohmann::json::parse(last_line(o.output));
+    EXPECT_TRUE(report.at("validated").get<bool>()) << recut;
+    if (recut[0] == 'a') {
+      EXPECT_GE(report.at("recuts").get<int>(), 1);
+      EXPECT_GT(report.at("breakdown").at("recut_s").get<double>(), 0.0);
+    } else {
+      EXPECT_EQ(report.at("recuts").get<int>(), 0);
+      EXPECT_EQ(report.at("breakdown").at("recut_s").get<double>(), 0.0);
+    }
+  }
+  expect_rejected(2, "--mode=amt --recut sometimes", "--recut");
 }
 
 // Issue 13: --tessera_lb_interval=auto keeps the drifting PATCH balanced (4 ranks sharing the cores,
