@@ -10,6 +10,18 @@
 
 namespace tessera::pic::driver {
 
+namespace {
+
+// The particles a message carries as raw bytes (arrive, adopt).
+std::span<const Particle> particles_of(std::span<const std::byte> bytes) {
+  if (bytes.size() % sizeof(Particle) != 0) {
+    throw std::logic_error("a particle message is not a whole number of particles");
+  }
+  return {reinterpret_cast<const Particle*>(bytes.data()), bytes.size() / sizeof(Particle)};
+}
+
+}  // namespace
+
 Color::Color(const collections::Index2D& idx, std::int64_t grid_size, std::int64_t tiles_x, std::int64_t tiles_y)
     : tile_(TileGrid(grid_size, tiles_x, tiles_y).rect({idx[0], idx[1]}), grid_size),
       tiles_x_(tiles_x),
@@ -46,11 +58,7 @@ double Color::take_exchange_seconds() {
 
 void Color::arrive(std::int64_t step, std::span<const std::byte> bytes) {
   const Clock::time_point start = Clock::now();
-  if (bytes.size() % sizeof(Particle) != 0) {
-    throw std::logic_error("a particle message is not a whole number of particles");
-  }
-  const std::span<const Particle> particles(reinterpret_cast<const Particle*>(bytes.data()),
-                                            bytes.size() / sizeof(Particle));
+  const std::span<const Particle> particles = particles_of(bytes);
   if (step <= advanced_) {
     // This color has moved its own particles of `step` already: the arrivals join the tile now
     // (one copy, no batch), to move at the next step.
@@ -93,12 +101,7 @@ std::vector<std::pair<TileCoord, std::vector<Particle>>> Color::reshape(const Co
   return out;
 }
 
-void Color::adopt(std::span<const std::byte> bytes) {
-  if (bytes.size() % sizeof(Particle) != 0) {
-    throw std::logic_error("a particle message is not a whole number of particles");
-  }
-  tile_.accept(std::span<const Particle>(reinterpret_cast<const Particle*>(bytes.data()), bytes.size() / sizeof(Particle)));
-}
+void Color::adopt(std::span<const std::byte> bytes) { tile_.accept(particles_of(bytes)); }
 
 std::uint64_t Color::held() const {
   std::uint64_t count = tile_.size();
