@@ -28,14 +28,6 @@ bool invariant_tsc() {
 #endif
 }
 
-double tsc_ticks() {
-#if defined(__x86_64__)
-  return static_cast<double>(__rdtsc());
-#else
-  return 0.0;
-#endif
-}
-
 }  // namespace
 
 PhaseManager::PhaseManager(Runtime& rt, LoadClock clock)
@@ -45,8 +37,6 @@ PhaseManager::PhaseManager(Runtime& rt, LoadClock clock)
   phase_start_ticks_ = ticks();
   idle_start_ = idle_now();
 }
-
-double PhaseManager::ticks() const { return tsc_ ? tsc_ticks() : now(); }
 
 double PhaseManager::seconds_per_tick() const {
   if (!tsc_) return 1.0;
@@ -85,22 +75,16 @@ void PhaseManager::set_subphase(int id) {
   subphases_marked_ = true;
 }
 
-PhaseManager::Scope::Scope(PhaseManager& manager, ElementKey element)
-    : manager_(manager), previous_(manager.current_), start_(manager.ticks()) {
-  manager_.current_ = element;
-  if (Tracer* tracer = manager_.rt_.tracer()) [[unlikely]]
-    tracer->begin_element(element.collection, element.element);
-}
+void PhaseManager::trace_begin(ElementKey element) { rt_.tracer()->begin_element(element.collection, element.element); }
 
-PhaseManager::Scope::~Scope() {
-  if (Tracer* tracer = manager_.rt_.tracer()) [[unlikely]]
-    tracer->end();
-  manager_.charge(manager_.current_, manager_.ticks() - start_);
-  manager_.current_ = previous_;
-}
+void PhaseManager::trace_end() { rt_.tracer()->end(); }
 
 void PhaseManager::charge(ElementKey element, double ticks) {
-  Load& load = loads_[element];
+  if (last_load_ == nullptr || !(last_charged_ == element)) {
+    last_load_ = &loads_[element];
+    last_charged_ = element;
+  }
+  Load& load = *last_load_;
   load.total += ticks;
   const auto slot = static_cast<std::size_t>(subphase_);
   if (load.subphases.size() <= slot) load.subphases.resize(slot + 1, 0.0);
@@ -108,7 +92,11 @@ void PhaseManager::charge(ElementKey element, double ticks) {
 }
 
 void PhaseManager::record_edge(ElementKey from, ElementKey to, std::size_t bytes) {
-  Traffic& traffic = edges_[{from, to}];
+  if (last_traffic_ == nullptr || !(last_edge_.first == from && last_edge_.second == to)) {
+    last_traffic_ = &edges_[{from, to}];
+    last_edge_ = {from, to};
+  }
+  Traffic& traffic = *last_traffic_;
   traffic.messages += 1;
   traffic.bytes += static_cast<double>(bytes);
 }
@@ -190,6 +178,8 @@ PhaseRecord PhaseManager::close() {
   record.rank_load = std::max(0.0, now() - phase_start_ - element_time - idle);
   loads_.clear();
   edges_.clear();
+  last_load_ = nullptr;
+  last_traffic_ = nullptr;
   return record;
 }
 

@@ -142,8 +142,18 @@ class PhaseManager : public tessera::detail::Resident {
   /// Times one handler of `element`: charged to it and to the current subphase on destruction.
   class Scope {
    public:
-    Scope(PhaseManager& manager, ElementKey element);
-    ~Scope();
+    Scope(PhaseManager& manager, ElementKey element)
+        : manager_(manager), previous_(manager.current_), start_(manager.ticks()) {
+      manager_.current_ = element;
+      if (manager_.rt_.tracer() != nullptr) [[unlikely]]
+        manager_.trace_begin(element);
+    }
+    ~Scope() {
+      if (manager_.rt_.tracer() != nullptr) [[unlikely]]
+        manager_.trace_end();
+      manager_.charge(manager_.current_, manager_.ticks() - start_);
+      manager_.current_ = previous_;
+    }
     Scope(const Scope&) = delete;
     Scope& operator=(const Scope&) = delete;
 
@@ -190,10 +200,18 @@ class PhaseManager : public tessera::detail::Resident {
   };
 
   // Handler times are taken on a cheaper clock than now() and converted to seconds when the
-  // phase closes (phase.cpp says how); charge() accumulates those ticks.
-  double ticks() const;
+  // phase closes (phase.cpp says how); charge() accumulates those ticks. Both run twice per
+  // element message, so they are inline.
+  double ticks() const {
+#if defined(__x86_64__)
+    if (tsc_) return static_cast<double>(__builtin_ia32_rdtsc());
+#endif
+    return now();
+  }
   double seconds_per_tick() const;
   void charge(ElementKey element, double ticks);
+  void trace_begin(ElementKey element);
+  void trace_end();
   PhaseRecord close();
 
   Runtime& rt_;
@@ -207,6 +225,12 @@ class PhaseManager : public tessera::detail::Resident {
   bool tsc_ = false;  // the handler clock is the invariant TSC (wall-clock loads on x86)
   double idle_start_ = 0.0;  // the runtime's idle time, on the load clock, when the phase began
   std::unordered_map<ElementKey, Load, ElementKeyHash> loads_;
+  // The entries the last charge and the last edge went to: handlers of one element and messages
+  // along one edge tend to come in runs, and a map's nodes stay put until it is cleared.
+  ElementKey last_charged_{};
+  Load* last_load_ = nullptr;
+  std::pair<ElementKey, ElementKey> last_edge_{};
+  Traffic* last_traffic_ = nullptr;
   struct EdgeHash {
     std::size_t operator()(const std::pair<ElementKey, ElementKey>& edge) const noexcept {
       return ElementKeyHash{}(edge.first) * 31 ^ ElementKeyHash{}(edge.second);
