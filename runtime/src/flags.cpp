@@ -179,7 +179,7 @@ void RuntimeFlags::describe(FlagTable& table) {
   table.option("--tessera_shm", shm,
                "Ranks on one node exchange messages through shared-memory rings (true) or MPI only (false)");
   table.option("--tessera_shm_ring_bytes", shm_ring_bytes,
-               "Bytes of each shared-memory ring between two ranks of a node (0: automatic, up to 1 MiB; "
+               "Bytes of each shared-memory ring between two ranks of a node (0: automatic, up to 16 MiB; "
                "else at least 4096, a multiple of 64); messages above a quarter of it go through MPI");
   table
       .option("--tessera_transport", transport,

@@ -125,6 +125,19 @@ class NodeTransport final : public Transport {
     enqueue(peer, Pending{false, std::move(bytes)});
   }
 
+  std::byte* reserve(int dest, std::size_t capacity) override {
+    const int l = local_of_[static_cast<std::size_t>(dest)];
+    if (l < 0) return nullptr;
+    Peer& peer = peers_[static_cast<std::size_t>(l)];
+    // Behind a backlog the message would overtake what waits there; too large, it goes by MPI.
+    if (!peer.backlog.empty() || capacity > peer.out.max_payload()) return nullptr;
+    return peer.out.reserve(capacity);
+  }
+
+  void commit(int dest, std::size_t size) override {
+    peers_[static_cast<std::size_t>(local_of_[static_cast<std::size_t>(dest)])].out.commit(shm::Kind::data, size);
+  }
+
   bool poll(Incoming& out) override {
     const std::size_t n = peers_.size();
     for (std::size_t k = 0; k < n; ++k) {
@@ -246,12 +259,15 @@ class NodeTransport final : public Transport {
   std::size_t next_peer_ = 0;  // where the next poll starts, so no peer starves the others
 };
 
-// The ring size when none is given: up to 1 MiB per ring, within 64 MiB for the node's rings, but
-// at least 64 KiB, so batches below 16 KiB (the default coalescing size) still take the ring.
+// The ring size when none is given: the node's rings share 64 MiB, up to 16 MiB per ring (2 ranks
+// of a node: 16 MiB, 4: 4 MiB, 8: 1 MiB), but at least 64 KiB, so batches below 16 KiB (the
+// default coalescing size) still take the ring. A migrating element's state up to a quarter of
+// the ring takes it too, encoded in place (Runtime::send_encoded): 1 MiB elements moved at 0.66 of
+// MPI's rate through MPI and 1.3-1.8 through 16 MiB rings (tessera-bench-collection, issue 30).
 std::size_t auto_ring_bytes(int locals) {
   const auto pairs = static_cast<std::size_t>(locals) * static_cast<std::size_t>(locals - 1);
   const std::size_t share = std::bit_floor(kAutoNodeBytes / pairs);
-  return std::clamp<std::size_t>(share, std::size_t{64} << 10, std::size_t{1} << 20);
+  return std::clamp<std::size_t>(share, std::size_t{64} << 10, std::size_t{16} << 20);
 }
 
 }  // namespace

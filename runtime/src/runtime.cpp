@@ -256,6 +256,15 @@ void Runtime::copy_record(int dest, std::span<const std::byte> record) {
 }
 
 void Runtime::send_whole(int dest, const Envelope& envelope, Buffer&& record) {
+  stamp_whole(dest, envelope, record);
+  // A batch is a sequence of records, so the record is a batch of its own; what was queued for
+  // dest before it leaves first, which keeps per-pair order.
+  flush_to(dest);
+  if (dest == rank_) local_batches_.push_back(std::move(record));
+  else transport_->send(dest, std::move(record));
+}
+
+void Runtime::stamp_whole(int dest, const Envelope& envelope, Buffer& record) {
   if (record.size() < kRecordHeaderBytes)
     fatal("send_record: a record of {} bytes has no room for its header: expected at least {} (use "
           "record_buffer)",
@@ -270,11 +279,6 @@ void Runtime::send_whole(int dest, const Envelope& envelope, Buffer&& record) {
     ++counted_sent_;
     if (observer_ != nullptr) observer_->on_send(envelope, dest);
   }
-  // A batch is a sequence of records, so the record is a batch of its own; what was queued for
-  // dest before it leaves first, which keeps per-pair order.
-  flush_to(dest);
-  if (dest == rank_) local_batches_.push_back(std::move(record));
-  else transport_->send(dest, std::move(record));
 }
 
 void Runtime::flush_to(int dest) {

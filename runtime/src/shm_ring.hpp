@@ -55,21 +55,36 @@ class Producer {
   /// Appends one record; false (and nothing written) when the ring has no room for it now.
   /// `payload` must be at most max_payload() bytes.
   bool write(Kind kind, std::span<const std::byte> payload) {
-    const std::size_t need = record_bytes(payload.size());
+    std::byte* room = reserve(payload.size());
+    if (room == nullptr) return false;
+    if (!payload.empty()) std::memcpy(room, payload.data(), payload.size());
+    commit(kind, payload.size());
+    return true;
+  }
+
+  /// Room for the payload of one record of up to `length` bytes (at most max_payload()), to be
+  /// filled in place and published by commit(); nullptr when the ring has no room for it now. The
+  /// consumer sees nothing of it before commit, and a reservation not committed is simply
+  /// dropped: the next reserve or write takes the same room.
+  std::byte* reserve(std::size_t length) {
+    const std::size_t need = record_bytes(length);
     const std::size_t offset = head_ % capacity_;
     const std::size_t rest = capacity_ - offset;
     const std::size_t wrap = need > rest ? rest : 0;
     // kLine more than the record: the header line after it is zeroed before publishing.
-    if (!room(wrap + need + kLine)) return false;
+    if (!room(wrap + need + kLine)) return nullptr;
     if (wrap != 0) {
       publish(offset, Kind::wrap, 0);  // its successor, the next lap's first header, is zeroed first
       head_ += wrap;
     }
-    const std::size_t at = head_ % capacity_;
-    if (!payload.empty()) std::memcpy(data() + at + kHeaderBytes, payload.data(), payload.size());
-    publish(at, kind, payload.size(), need);
+    return data() + head_ % capacity_ + kHeaderBytes;
+  }
+
+  /// Publishes the record reserved last, of `length` bytes (at most the length reserved).
+  void commit(Kind kind, std::size_t length) {
+    const std::size_t need = record_bytes(length);
+    publish(head_ % capacity_, kind, length, need);
     head_ += need;
-    return true;
   }
 
   /// The largest payload a record may carry: a quarter of the ring, so a full-size record always

@@ -125,6 +125,45 @@ TEST_F(ShmRing4K, TheLargestRecordAlwaysFitsInAnEmptyRing) {
   }
 }
 
+// Records filled in place (the runtime's large element states): a reservation is invisible until
+// committed, may commit fewer bytes than it reserved, and one never committed leaves no trace.
+TEST_F(ShmRing4K, ReservedRecordsAppearOnlyWhenCommitted) {
+  for (std::uint64_t i = 0; i < 500; ++i) {
+    const std::size_t reserved = (i * 53) % (out.max_payload() + 1);
+    const std::size_t used = reserved - (i % 3 == 0 ? std::min<std::size_t>(reserved, i % 64) : 0);
+    std::byte* room = out.reserve(reserved);
+    ASSERT_NE(room, nullptr) << "record " << i;
+    const auto bytes = pattern(i, used);
+    if (used != 0) std::memcpy(room, bytes.data(), used);
+    Record early;  // (a wrap the reservation needed may be read already: it carries nothing)
+    EXPECT_FALSE(in.next(early)) << "record " << i << " visible before its commit";
+    if (i % 5 == 4) {
+      // Dropped: the next record takes its place.
+      ASSERT_TRUE(out.write(Kind::data, bytes));
+    } else {
+      out.commit(Kind::data, used);
+    }
+    Record record;
+    ASSERT_TRUE(in.next(record));
+    ASSERT_TRUE(matches(record, i, used)) << "record " << i;
+    in.release(record.payload.data());
+    EXPECT_FALSE(in.next(record));
+  }
+  EXPECT_EQ(in.held(), 0u);
+}
+
+TEST_F(ShmRing4K, AFullRingReservesNothing) {
+  const auto small = pattern(0, 56);
+  while (out.write(Kind::data, small)) {
+  }
+  EXPECT_EQ(out.reserve(1), nullptr);
+  Record r;
+  ASSERT_TRUE(in.next(r));
+  in.release(r.payload.data());
+  ASSERT_NE(out.reserve(56), nullptr);
+  EXPECT_EQ(out.reserve(120), nullptr);  // two lines: one is free
+}
+
 TEST(ShmRing, TwoThreadsPassAMillionRecordsInOrder) {
   constexpr std::size_t capacity = 16384;
   constexpr std::uint64_t records = 1'000'000;

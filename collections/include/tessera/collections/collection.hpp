@@ -238,12 +238,14 @@ class Collection final : public CollectionBase {
       tessera::detail::hooks(rt_).send_to<&detail::ArriveWire<T>::layout, &Collection::arrive>(dest, id_, 0, e, version, marks, element);
       return;
     }
-    Buffer record = tessera::detail::hooks(rt_).record_buffer(sizeof e + sizeof version + sizeof(std::uint64_t) + marks.size() + state_bytes);
-    serial::encode(record, e);
-    serial::encode(record, version);
-    serial::encode(record, marks);
-    serial::encode(record, element);
-    tessera::detail::hooks(rt_).send_record<&detail::ArriveWire<T>::layout, &Collection::arrive>(dest, id_, 0, std::move(record));
+    tessera::detail::hooks(rt_).send_encoded<&detail::ArriveWire<T>::layout, &Collection::arrive>(
+        dest, id_, 0, sizeof e + sizeof version + sizeof(std::uint64_t) + marks.size() + state_bytes,
+        [&](Buffer& record) {
+          serial::encode(record, e);
+          serial::encode(record, version);
+          serial::encode(record, marks);
+          serial::encode(record, element);
+        });
   }
 
   static Collection& self(Runtime& rt, const Envelope& envelope) {

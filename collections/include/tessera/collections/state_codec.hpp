@@ -6,8 +6,9 @@
 /// a trivially copyable element as its bytes, anything else as a 64-bit length and a cereal
 /// binary archive of its `serialize` template. What differs is where they go:
 /// - `encoded_size` measures the encoding first by running the archive into a counting sink
-///   (no bytes are copied), so a large state can be written once into a buffer of exactly its
-///   size, which then leaves as its own message (Runtime::send_record);
+///   (no bytes are copied), so a large state can be written once into room of exactly its
+///   size, which then leaves as its own message (Runtime::send_encoded: between ranks of one
+///   node that room is the receiver's ring, so the state is not copied again to get there);
 /// - `decode_into` reads the archive straight from the received message into the element that
 ///   will live on, instead of into a temporary that is then moved (a move of a state held in
 ///   arrays is a copy).

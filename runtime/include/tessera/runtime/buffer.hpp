@@ -12,10 +12,31 @@
 
 namespace tessera {
 
+namespace detail {
+// Frees what a Buffer allocated, and leaves memory it only borrowed (Buffer::borrowed).
+struct BufferRelease {
+  bool owned = true;
+  void operator()(std::byte* bytes) const noexcept {
+    if (owned) delete[] bytes;
+  }
+};
+}  // namespace detail
+
 class Buffer {
+  using Release = detail::BufferRelease;
+
  public:
   Buffer() = default;
   explicit Buffer(std::size_t capacity) { reserve(capacity); }
+  /// An empty buffer over `capacity` bytes at `memory`, which it writes into but does not own or
+  /// free (a transport's ring, Transport::reserve). Growing past `capacity` moves it into memory of
+  /// its own, contents included: data() then no longer points at `memory`.
+  static Buffer borrowed(std::byte* memory, std::size_t capacity) {
+    Buffer buffer;
+    buffer.data_ = std::unique_ptr<std::byte[], Release>(memory, Release{false});
+    buffer.capacity_ = capacity;
+    return buffer;
+  }
   // A moved-from buffer is empty with no capacity, so code that reuses it allocates again.
   Buffer(Buffer&& other) noexcept
       : data_(std::move(other.data_)), size_(std::exchange(other.size_, 0)), capacity_(std::exchange(other.capacity_, 0)) {}
@@ -35,7 +56,7 @@ class Buffer {
   /// Ensures room for `capacity` bytes, keeping the contents.
   void reserve(std::size_t capacity) {
     if (capacity <= capacity_) return;
-    std::unique_ptr<std::byte[]> grown(new std::byte[capacity]);
+    std::unique_ptr<std::byte[], Release> grown(new std::byte[capacity]);
     if (size_ != 0) std::memcpy(grown.get(), data_.get(), size_);
     data_ = std::move(grown);
     capacity_ = capacity;
@@ -62,7 +83,7 @@ class Buffer {
   void clear() { size_ = 0; }
 
  private:
-  std::unique_ptr<std::byte[]> data_;
+  std::unique_ptr<std::byte[], Release> data_;
   std::size_t size_ = 0;
   std::size_t capacity_ = 0;
 };

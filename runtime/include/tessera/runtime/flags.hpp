@@ -113,7 +113,7 @@ struct RuntimeFlags : FlagGroup {
   int tree_fanout = 4;             ///< branching factor of the spanning tree for collectives
   std::size_t coalesce_bytes = 16384;  ///< a destination's batch leaves once it holds this much
   bool shm = true;                     ///< shared-memory rings between the ranks of a node
-  std::size_t shm_ring_bytes = 0;      ///< bytes per ring; 0: automatic (up to 1 MiB)
+  std::size_t shm_ring_bytes = 0;      ///< bytes per ring; 0: automatic (up to 16 MiB)
   std::string transport = "mpi";       ///< network between ranks: a transport registry name
   std::string transport_args;          ///< its keys, "key=value ..." (transport_registry.hpp)
   // Before the transport registry: the ofi keys as flags of their own. Still accepted with

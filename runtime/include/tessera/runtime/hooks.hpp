@@ -45,6 +45,13 @@ class RuntimeHooks {
     rt_.send_record<F, I>(dest, target, flags, std::move(record));
   }
 
+  /// One record whose payload `encode(Buffer&)` appends, encoded in place where the transport
+  /// allows (Runtime::send_encoded).
+  template <auto F, Invoker I, class Encode>
+  void send_encoded(int dest, std::uint64_t target, std::uint16_t flags, std::size_t payload_bytes, Encode&& encode) {
+    rt_.send_encoded<F, I>(dest, target, flags, payload_bytes, std::forward<Encode>(encode));
+  }
+
   /// A function the progress loop calls every turn; returns true when it did work.
   std::size_t add_poller(std::function<bool()> poller) { return rt_.add_poller(std::move(poller)); }
   void remove_poller(std::size_t handle) { rt_.remove_poller(handle); }

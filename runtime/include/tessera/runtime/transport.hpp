@@ -59,6 +59,17 @@ class Transport {
   /// Gives a buffer whose message has been handled back for reuse.
   virtual void recycle(Buffer&& bytes) = 0;
 
+  /// Room for one message of up to `capacity` bytes to `dest` that the caller fills in place and
+  /// hands over with commit(dest, size), or nullptr when this transport has none to offer now (the
+  /// caller then fills a buffer and calls send()). Between ranks of one node it is the receiver's
+  /// ring, so a large message is encoded where the receiver reads it instead of being copied
+  /// there. Nothing may be sent to `dest` between reserve and commit; a reservation not committed
+  /// is dropped.
+  virtual std::byte* reserve(int /*dest*/, std::size_t /*capacity*/) { return nullptr; }
+
+  /// Sends the `size` bytes (at most the capacity reserved) written at reserve(dest, ...).
+  virtual void commit(int /*dest*/, std::size_t /*size*/) {}
+
   /// The libfabric provider carrying traffic between nodes ("tcp;ofi_rxm"), empty over MPI.
   virtual std::string provider() const { return {}; }
 };
