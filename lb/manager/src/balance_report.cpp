@@ -14,7 +14,8 @@ constexpr std::size_t kSummary = 5;
 constexpr std::size_t kMigrations = 3 * kSummary;
 constexpr std::size_t kStrategy = kMigrations + 1;
 constexpr std::size_t kMigration = kMigrations + 2;
-constexpr std::size_t kLength = kMigrations + 3;
+constexpr std::size_t kCost = kMigrations + 3;
+constexpr std::size_t kLength = kMigrations + 4;
 
 void put(std::vector<double>& out, std::size_t at, const lb::Statistics& s) {
   out[at] = static_cast<double>(s.count);
@@ -43,6 +44,7 @@ std::vector<double> combine(std::vector<double> a, const std::vector<double>& b)
   a[kMigrations] += b[kMigrations];
   a[kStrategy] = std::max(a[kStrategy], b[kStrategy]);
   a[kMigration] = std::max(a[kMigration], b[kMigration]);
+  a[kCost] = std::max(a[kCost], b[kCost]);
   return a;
 }
 
@@ -83,6 +85,7 @@ BalanceReport reduce_report(Collectives& collectives, const BalanceReport& local
   mine[kMigrations] = static_cast<double>(local.migrations);
   mine[kStrategy] = local.strategy_s;
   mine[kMigration] = local.migration_s;
+  mine[kCost] = local.load_clock_cost_s;
   const std::vector<double> all = collectives.allreduce(std::move(mine), combine);
   BalanceReport global = local;
   global.before = get(all, 0);
@@ -91,6 +94,7 @@ BalanceReport reduce_report(Collectives& collectives, const BalanceReport& local
   global.migrations = static_cast<std::int64_t>(all[kMigrations]);
   global.strategy_s = all[kStrategy];
   global.migration_s = all[kMigration];
+  global.load_clock_cost_s = all[kCost];
   return global;
 }
 

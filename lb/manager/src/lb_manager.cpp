@@ -154,7 +154,10 @@ std::optional<BalanceReport> LbManager::phase_end(const collections::PhaseRecord
   last_report_ = balance(record, *choice);
   last_report_->reason = choice->reason;
   balancing_s_ += last_report_->strategy_s + last_report_->migration_s;
-  if (choice->automatic) auto_interval_.balanced(last_report_->strategy_s + last_report_->migration_s);
+  // On the clock the loads were measured on: with thread CPU loads on shared cores, the wall time
+  // of a balancing includes every wait for a descheduled peer, and weighed against CPU seconds of
+  // imbalance it would hold the next balancing off for as long as the cores stay shared.
+  if (choice->automatic) auto_interval_.balanced(last_report_->load_clock_cost_s);
   publish(*last_report_);
   return last_report_;
 }
@@ -180,6 +183,7 @@ BalanceReport LbManager::balance(const collections::PhaseRecord& record, const C
 
   statistics.end();
   const std::unique_ptr<lb::Strategy> strategy = registry_.create(choice.strategy, choice.args);
+  const double cost_start = phases_.now();  // the load clock
   const auto strategy_start = std::chrono::steady_clock::now();
   {
     TraceSlice slice(rt_.tracer(), "strategy");
@@ -208,6 +212,7 @@ BalanceReport LbManager::balance(const collections::PhaseRecord& record, const C
     apply(last_plan_);
   }
   local.migration_s = seconds_since(migration_start);
+  local.load_clock_cost_s = phases_.now() - cost_start;
   migration_seconds_ += local.migration_s;
   TraceSlice slice(rt_.tracer(), "report");
   return reduce_report(rt_.collectives(), local);

@@ -10,7 +10,8 @@
 /// on shared cores jump from phase to phase), so the avoidable cost of a phase is the smaller of
 /// max - (1 + kTolerance) avg over it and over the phase before, at least 0. The
 /// manager balances when the avoidable cost summed since the last balancing exceeds the measured
-/// cost of that balancing (strategy + migration, slowest rank, seconds); so the time spent
+/// cost of that balancing (strategy + migration, slowest rank, seconds on the load clock, the
+/// clock the loads themselves are measured on); so the time spent
 /// balancing never exceeds the avoidable imbalance it answers. Before anything was measured the
 /// cost counts as 0, so the second of two imbalanced phases balances and measures it.
 ///
@@ -43,7 +44,8 @@ class AutoInterval {
 
   /// Feeds one phase's reduced rank loads (seconds); returns whether to balance after it.
   AutoDecision observe(double max_load, double avg_load);
-  /// Records what the balancing after the last observed phase cost (seconds, slowest rank).
+  /// Records what the balancing after the last observed phase cost (seconds on the load clock,
+  /// slowest rank).
   void balanced(double cost_s);
 
   double avoidable_s() const { return avoidable_s_; }

@@ -24,6 +24,10 @@ struct BalanceReport {
   std::int64_t migrations = 0;
   double strategy_s = 0.0;   ///< wall seconds in Strategy::run, slowest rank
   double migration_s = 0.0;  ///< wall seconds applying the plan, slowest rank
+  /// Seconds of strategy and migration together on the load clock (thread CPU time with
+  /// --tessera_lb_load_clock=cpu, else wall), slowest rank: the cost the auto interval weighs
+  /// against imbalance measured on that same clock.
+  double load_clock_cost_s = 0.0;
   std::string reason;        ///< why this phase balanced ("interval 10", "auto: ...", a schedule line)
 
   /// The one line rank 0 prints, e.g.
