@@ -5,8 +5,10 @@
 /// index (i, j) owns tile (i, j). One step of a color is one handler, `advance(step)`, delivered by
 /// a broadcast: it first accepts the particles its neighbours sent during the previous step, then
 /// moves every particle (the timed particle update, and therefore the color's load in the phase),
-/// then sends each non-empty bucket of departures to the neighbour color in that direction as an
-/// element message, `arrive(step, bytes)`.
+/// then hands each non-empty bucket of departures to the neighbour color in that direction: as an
+/// element message, `arrive(step, bytes)`, or, when that color is on this rank, by calling it
+/// (take_arrivals). Local deliveries are therefore not messages: the LB data's communication
+/// edges count only the particles that cross ranks.
 ///
 /// Arrivals are tagged with the step that produced them because a neighbour may run step s before
 /// this color does: its step-s particles must wait in the inbox until this color has moved its
@@ -62,6 +64,10 @@ class Color : public collections::Element<Color, 2> {
 
   /// Handler: `bytes` holds whole Particles (raw bytes) that moved into this color during `step`.
   void arrive(std::int64_t step, std::span<const std::byte> bytes);
+
+  /// `particles` moved into this color during `step` (what arrive() receives, or a neighbour on
+  /// this rank hands over directly). Not a handler.
+  void take_arrivals(std::int64_t step, std::span<const Particle> particles);
 
   /// Accepts every waiting arrival (after the last step, before verification, before a re-cut).
   /// Not a handler: the driver calls it on local colors once the runtime is quiet.
