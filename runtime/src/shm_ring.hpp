@@ -70,7 +70,11 @@ class Producer {
     const std::size_t need = record_bytes(length);
     const std::size_t offset = head_ % capacity_;
     const std::size_t rest = capacity_ - offset;
-    const std::size_t wrap = need > rest ? rest : 0;
+    std::size_t wrap = need > rest ? rest : 0;
+    // Back to the ring's start early, once past its first kHotBytes with everything released: a
+    // ring sized for large records would otherwise spread small ones over all of its lines, cold
+    // in both caches, and a 16 MiB ring made an 8-byte message 10-15 % slower than a 1 MiB one.
+    if (wrap == 0 && offset >= kHotBytes && capacity_ >= 4 * kHotBytes && drained()) wrap = rest;
     // kLine more than the record: the header line after it is zeroed before publishing.
     if (!room(wrap + need + kLine)) return nullptr;
     if (wrap != 0) {
@@ -91,8 +95,22 @@ class Producer {
   /// fits once the consumer has released what it holds.
   std::size_t max_payload() const { return capacity_ / 4 - kHeaderBytes; }
 
+  /// Rings of at least 4 x kHotBytes go back to their start when past this many bytes of it and
+  /// empty (see reserve).
+  static constexpr std::size_t kHotBytes = std::size_t{256} << 10;
+
  private:
   std::byte* data() const { return region_ + kDataOffset; }
+
+  // Whether the consumer has released everything written. The release position is a line the
+  // consumer writes, so it is read at most once per kLine x 64 bytes written.
+  bool drained() {
+    if (head_ == cached_tail_) return true;
+    if (head_ - last_drain_check_ < kLine * 64) return false;
+    last_drain_check_ = head_;
+    cached_tail_ = word(region_).load(std::memory_order_acquire);
+    return head_ == cached_tail_;
+  }
 
   bool room(std::size_t bytes) {
     if (head_ + bytes - cached_tail_ <= capacity_) return true;
@@ -111,6 +129,7 @@ class Producer {
   std::size_t capacity_ = 0;
   std::uint64_t head_ = 0;         // where the next record goes
   std::uint64_t cached_tail_ = 0;  // last tail read; the consumer only ever raises it
+  std::uint64_t last_drain_check_ = 0;  // head_ when drained() last read the tail
 };
 
 /// One record taken from a ring: its kind and payload (valid until released).

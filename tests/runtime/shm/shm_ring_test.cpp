@@ -164,6 +164,28 @@ TEST_F(ShmRing4K, AFullRingReservesNothing) {
   EXPECT_EQ(out.reserve(120), nullptr);  // two lines: one is free
 }
 
+// A large ring keeps small records that are released as they come within its first lines (its
+// start is reused as soon as it is empty), and still takes records up to a quarter of it.
+TEST(ShmRing, AnEmptyLargeRingReusesItsStart) {
+  const std::size_t capacity = 16 * Producer::kHotBytes;
+  Channel ring(capacity);
+  const std::byte* start = ring.region.bytes.get() + tessera::shm::kDataOffset;
+  std::size_t furthest = 0;
+  for (std::uint64_t i = 0; i < 100000; ++i) {
+    const std::size_t n = i % 1000 == 999 ? ring.out.max_payload() : (i * 13) % 200;
+    ASSERT_TRUE(ring.out.write(Kind::data, pattern(i, n))) << "record " << i;
+    Record r;
+    ASSERT_TRUE(ring.in.next(r));
+    ASSERT_TRUE(matches(r, i, n)) << "record " << i;
+    if (n < 200) furthest = std::max(furthest, static_cast<std::size_t>(r.payload.data() - start));
+    ring.in.release(r.payload.data());
+  }
+  // Past kHotBytes the producer reads the consumer's position again only every 4 KiB written; a
+  // quarter-ring record takes it further, and the next small record starts over.
+  EXPECT_LT(furthest, Producer::kHotBytes + 2 * 4096);
+  EXPECT_EQ(ring.in.held(), 0u);
+}
+
 TEST(ShmRing, TwoThreadsPassAMillionRecordsInOrder) {
   constexpr std::size_t capacity = 16384;
   constexpr std::uint64_t records = 1'000'000;
