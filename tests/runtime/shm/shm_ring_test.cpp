@@ -186,6 +186,28 @@ TEST(ShmRing, AnEmptyLargeRingReusesItsStart) {
   EXPECT_EQ(ring.in.held(), 0u);
 }
 
+// Just past the first kHotBytes of an empty ring, a record too large to follow a wrap back to the
+// start is written where the head is instead.
+TEST(ShmRing, ALargeRecordJustPastTheHotBytesIsWrittenInPlace) {
+  const std::size_t capacity = 4 * Producer::kHotBytes;
+  for (std::size_t offset = Producer::kHotBytes; offset < Producer::kHotBytes + 8 * 4096; offset += 4096) {
+    Channel fresh(capacity);
+    // Move the head to `offset` with released records, then ask for the largest record.
+    const std::size_t filler = offset / 16;
+    for (int k = 0; k < 16; ++k) {
+      ASSERT_TRUE(fresh.out.write(Kind::data, pattern(k, filler - tessera::shm::kHeaderBytes)));
+      Record r;
+      ASSERT_TRUE(fresh.in.next(r));
+      fresh.in.release(r.payload.data());
+    }
+    const auto large = pattern(99, fresh.out.max_payload());
+    ASSERT_TRUE(fresh.out.write(Kind::data, large)) << "head at " << offset;
+    Record r;
+    ASSERT_TRUE(fresh.in.next(r));
+    ASSERT_TRUE(matches(r, 99, large.size()));
+  }
+}
+
 TEST(ShmRing, TwoThreadsPassAMillionRecordsInOrder) {
   constexpr std::size_t capacity = 16384;
   constexpr std::uint64_t records = 1'000'000;
