@@ -42,6 +42,12 @@ inline constexpr std::size_t region_bytes(std::size_t capacity) { return kDataOf
 /// Ring space one record of `length` payload bytes takes.
 inline constexpr std::size_t record_bytes(std::size_t length) { return round_up(kHeaderBytes + length, kLine); }
 
+/// Makes the region of a new ring empty: zeroes the release position and the first record's
+/// header, the only bytes either end reads before the producer has written them (every later
+/// header the consumer reads was zeroed by the producer first). The rest may hold anything, so a
+/// large ring's pages are not all touched at start-up.
+inline void prepare_region(std::byte* region) { std::memset(region, 0, kDataOffset + kHeaderBytes); }
+
 inline std::atomic_ref<std::uint64_t> word(std::byte* at) {
   return std::atomic_ref<std::uint64_t>(*reinterpret_cast<std::uint64_t*>(at));
 }
