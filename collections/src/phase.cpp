@@ -80,7 +80,7 @@ void PhaseManager::trace_begin(ElementKey element) { rt_.tracer()->begin_element
 void PhaseManager::trace_end() { rt_.tracer()->end(); }
 
 void PhaseManager::charge(ElementKey element, double ticks) {
-  if (last_load_ == nullptr || !(last_charged_ == element)) {
+  if (last_load_ == nullptr || last_charged_ != element) {
     last_load_ = &loads_[element];
     last_charged_ = element;
   }
@@ -92,7 +92,7 @@ void PhaseManager::charge(ElementKey element, double ticks) {
 }
 
 void PhaseManager::record_edge(ElementKey from, ElementKey to, std::size_t bytes) {
-  if (last_traffic_ == nullptr || !(last_edge_.first == from && last_edge_.second == to)) {
+  if (last_traffic_ == nullptr || last_edge_ != std::pair(from, to)) {
     last_traffic_ = &edges_[{from, to}];
     last_edge_ = {from, to};
   }
