@@ -41,6 +41,35 @@ std::filesystem::path scratch() {
   return std::filesystem::temp_directory_path() / ("tessera_lb_data_" + std::to_string(id));
 }
 
+bool same_object(const tessera::lb::LbObject& a, const tessera::lb::LbObject& b) {
+  return a.id == b.id && a.load == b.load && a.migratable == b.migratable && a.memory == b.memory;
+}
+bool same_edge(const tessera::lb::LbEdge& a, const tessera::lb::LbEdge& b) {
+  return a.from == b.from && a.to == b.to && a.messages == b.messages && a.bytes == b.bytes;
+}
+
+// The LB manager builds its strategy input straight from the phase record; it must equal what
+// the record's LB data form gives (the lbsim path), footprints and edges included.
+void expect_same_input(const PhaseRecord& record) {
+  tessera::lb::RankData data;
+  data.rank = record.rank;
+  data.phases.push_back(tessera::lb_manager::to_lb_phase(record));
+  const tessera::lb::StrategyInput via_data = tessera::lb::strategy_input(data, record.phase);
+  const tessera::lb::StrategyInput direct = tessera::lb_manager::strategy_input(record);
+  EXPECT_EQ(direct.rank, via_data.rank);
+  ASSERT_EQ(direct.objects.size(), via_data.objects.size());
+  for (std::size_t i = 0; i < direct.objects.size(); ++i)
+    EXPECT_TRUE(same_object(direct.objects[i], via_data.objects[i])) << "object " << i;
+  ASSERT_EQ(direct.edges.size(), via_data.edges.size());
+  EXPECT_FALSE(direct.edges.empty());
+  for (std::size_t i = 0; i < direct.edges.size(); ++i)
+    EXPECT_TRUE(same_edge(direct.edges[i], via_data.edges[i])) << "edge " << i;
+  EXPECT_EQ(direct.working_bytes, via_data.working_bytes);
+  EXPECT_EQ(direct.rank_alpha, via_data.rank_alpha);
+  EXPECT_EQ(direct.memory_limit, via_data.memory_limit);
+  EXPECT_EQ(direct.objects.front().memory.footprint_bytes >= 100.0, true);
+}
+
 void record_and_check(bool compress) {
   auto& rt = *runtime;
   flags->dir = scratch().string();
@@ -63,7 +92,9 @@ void record_and_check(bool compress) {
     // barrier it starts moving elements, and a slower rank still in that barrier would receive
     // them and, listing its elements afterwards, send them on again.
     const auto leaving = chatty.manager().local_elements();
-    output.add(phases.end_phase());
+    const PhaseRecord record = phases.end_phase();
+    expect_same_input(record);
+    output.add(record);
     // After the second phase every element moves one rank on: LB data follows them. The move
     // gets a phase of its own, not written out, as the LB manager's migrations do: an element is
     // recorded on every rank it ran on during a phase, so a move inside phase 3 would put the
