@@ -5,31 +5,13 @@
 
 #include <algorithm>
 
-#if defined(__x86_64__)
-#include <cpuid.h>
-#include <x86intrin.h>
-#endif
-
 namespace tessera::collections {
 
-namespace {
 // Element handlers are timed twice each, so their clock matters on the message path. For
-// wall-clock loads on x86 with an invariant TSC (CPUID 0x80000007, EDX bit 8) they read the TSC,
-// half the cost of clock_gettime on this project's VM; the ticks become seconds when the phase
-// closes, by the ratio of wall time to ticks over the phase itself, so nothing is calibrated up
-// front. Elsewhere they read the load clock itself.
-bool invariant_tsc() {
-#if defined(__x86_64__)
-  unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
-  if (__get_cpuid(0x80000007, &eax, &ebx, &ecx, &edx) == 0) return false;
-  return (edx & (1u << 8)) != 0;
-#else
-  return false;
-#endif
-}
-
-}  // namespace
-
+// wall-clock loads with an invariant TSC (timer.hpp) they read the TSC, half the cost of
+// clock_gettime on this project's VM; the ticks become seconds when the phase closes, by the
+// ratio of wall time to ticks over the phase itself, so nothing is calibrated up front.
+// Elsewhere they read the load clock itself.
 PhaseManager::PhaseManager(Runtime& rt, LoadClock clock)
     : rt_(rt), clock_(clock), tsc_(clock == LoadClock::wall && invariant_tsc()) {
   tessera::detail::hooks(rt_).account_idle(clock_ == LoadClock::wall, clock_ == LoadClock::cpu);

@@ -20,6 +20,11 @@
 //                                       (2.0 when one of 2 ranks holds every particle throughout)
 //   time_to_solution_overhead           AMT without LB / SPMD total_s, particles over the whole grid
 //   lb_every_phase_speedup[TemperedLB]  SPMD / AMT total_s, drifting PATCH, interval 1
+//   auto_balancings_in_50_phases[input][balancer]  phases balanced at --tessera_lb_interval=auto in a
+//                                       50-step run of an input whose load does not drift (issue 30:
+//                                       at most 1): particles over the whole grid, and SINUSOIDAL
+//   auto_mean_imbalance_particles[balancer]  mean I of particles moved per rank, drifting PATCH,
+//                                       interval auto (issue 30: below 0.15)
 //   trace_cost                          TemperedLB (interval auto) with --tessera_trace / without,
 //                                       total_s (issue 17's bound: 1.15); trace_cost_mpirun_wall is
 //                                       the same for the whole mpirun, which adds rank 0's merge of
@@ -61,9 +66,10 @@ struct Bench {
   std::string problem;  // the steps flag every run shares (each config names its grid and particles)
 
   // Runs tessera-pic and returns its JSON summary; throws if it fails or does not validate.
-  nlohmann::json run(int ranks, const std::string& args) const {
+  nlohmann::json run(int ranks, const std::string& args, std::int64_t steps = 0) const {
     const std::string start = launcher.empty() ? fmt::format("{} -np {}", mpirun, ranks) : launcher;
-    const std::string command = fmt::format("{} {} {} {} --report=json 2>&1", start, pic, problem, args);
+    const std::string shared = steps > 0 ? fmt::format("--steps {}", steps) : problem;
+    const std::string command = fmt::format("{} {} {} {} --report=json 2>&1", start, pic, shared, args);
     std::FILE* pipe = popen(command.c_str(), "r");
     if (pipe == nullptr) throw std::runtime_error("cannot start: " + command);
     std::string output;
@@ -102,7 +108,11 @@ struct Config {
   std::string name;
   int ranks;
   std::string args;
+  std::int64_t steps = 0;  // 0: the benchmark's --steps
 };
+
+const std::array<const char*, 2> kStillBalancers = {"GreedyLB", "TemperedLB"};
+constexpr std::int64_t kStillSteps = 50;
 
 }  // namespace
 
@@ -165,6 +175,15 @@ int main(int argc, char** argv) {
   for (const char* lb : kBalancers)
     configs.push_back({fmt::format("second_{}", lb), 2,
                        fmt::format("--mode=amt --tessera_lb_name={} --tessera_lb_interval=auto {}", lb, second_input)});
+  // Inputs whose load does not drift, at auto: how often it balances (issue 13's test, on 2 ranks
+  // and wall-clock loads as issue 30 asks).
+  const std::array<std::pair<const char*, std::string>, 2> still_inputs = {
+      std::pair<const char*, std::string>{"whole_grid", even}, {"SINUSOIDAL", n + "--distribution SINUSOIDAL"}};
+  for (const auto& [input, args] : still_inputs)
+    for (const char* lb : kStillBalancers)
+      configs.push_back({fmt::format("still_{}_{}", input, lb), 2,
+                         fmt::format("--mode=amt --tessera_lb_name={} --tessera_lb_interval=auto {}", lb, args),
+                         kStillSteps});
   const std::filesystem::path trace_dir =
       std::filesystem::temp_directory_path() / fmt::format("tessera-bench-pic-trace-{}", ::getpid());
   configs.push_back({"traced_TemperedLB", 2,
@@ -186,7 +205,7 @@ int main(int argc, char** argv) {
     for (int t = 0; t < trials; ++t) {
       for (const Config& c : configs) {
         const auto start = std::chrono::steady_clock::now();
-        samples[c.name].reports.push_back(bench.run(c.ranks, c.args));
+        samples[c.name].reports.push_back(bench.run(c.ranks, c.args, c.steps));
         samples[c.name].walls.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
       }
     }
@@ -205,6 +224,13 @@ int main(int argc, char** argv) {
         modeled[lb] = samples.at("modeled_spmd").median_of("update_max_cpu_s") /
                       samples.at(fmt::format("modeled_{}", lb)).median_of("update_max_cpu_s");
     }
+    nlohmann::ordered_json still = nlohmann::ordered_json::object();
+    for (const auto& [input, args] : still_inputs)
+      for (const char* lb : kStillBalancers)
+        still[input][lb] = samples.at(fmt::format("still_{}_{}", input, lb)).median_of("balanced_phases");
+    nlohmann::ordered_json drifting_imbalance = nlohmann::ordered_json::object();
+    for (const char* lb : kBalancers)
+      drifting_imbalance[lb] = samples.at(fmt::format("auto_{}", lb)).median_of("mean_imbalance_particles");
     for (const auto& [name, s] : samples) walls[name] = median(s.walls);
     std::filesystem::remove_all(trace_dir);
     const double trace_cost = total("traced_TemperedLB") / total("auto_TemperedLB");
@@ -218,6 +244,8 @@ int main(int argc, char** argv) {
         {"time_to_solution_speedup", tts},
         {"time_to_solution_overhead", overhead},
         {"lb_every_phase_speedup", {{"TemperedLB", every}}},
+        {"auto_balancings_in_50_phases", still},
+        {"auto_mean_imbalance_particles", drifting_imbalance},
         {"trace_cost", trace_cost},
         {"trace_cost_mpirun_wall", trace_cost_wall},
         {"total_s_median", {{"spmd", total("spmd")}, {"TemperedLB", total("auto_TemperedLB")}, {"spmd_even", total("spmd_even")},
@@ -245,6 +273,10 @@ int main(int argc, char** argv) {
         fmt::print("{:<12} time to solution {:.2f}x SPMD on the second input ({})\n", lb, second[lb].get<double>(),
                    second_input);
       fmt::print("TemperedLB every phase: time to solution {:.2f}x SPMD\n", every);
+      for (const auto& [input, args] : still_inputs)
+        for (const char* lb : kStillBalancers)
+          fmt::print("{:<12} at auto balances {} time(s) in {} phases of {}\n", lb, still[input][lb].get<double>(),
+                     kStillSteps, input);
       fmt::print("TemperedLB traced: time to solution {:.3f}x untraced (whole mpirun {:.3f}x)\n", trace_cost,
                  trace_cost_wall);
       fmt::print("AMT without LB, whole grid: time to solution {:.3f}x SPMD, update {:.3f}x\n", overhead, update_overhead);

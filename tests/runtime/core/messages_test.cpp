@@ -4,7 +4,9 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <numeric>
+#include <thread>
 #include <span>
 #include <vector>
 
@@ -138,6 +140,34 @@ TEST(Messages, HeldMessagesToALateTargetKeepTheirOrder) {
   std::iota(expected.begin(), expected.end(), std::uint64_t{0});
   EXPECT_EQ(target.seen, expected);
   tessera::detail::hooks(rt).unregister_target(id);
+  rt.collectives().barrier();
+}
+
+bool woken = false;
+void wake() { woken = true; }
+
+// Idle accounting on the wall clock (timed on the TSC where that is a wall clock, timer.hpp): a
+// rank that waits 50 ms for a message counts about that long as idle, and never more than it
+// waited. The instrumentation subtracts this from the rank's load.
+TEST(Messages, AWaitForAMessageCountsAsIdleWallTime) {
+  auto& rt = tessera::testing::runtime();
+  if (rt.size() < 2) GTEST_SKIP() << "needs 2 ranks";
+  tessera::detail::hooks(rt).account_idle(true, false);
+  rt.collectives().barrier();
+  if (rt.rank() == 0) {
+    woken = false;
+    const double idle_before = rt.idle_seconds();
+    const double start = tessera::wall_time();
+    rt.run_until([] { return woken; });
+    const double waited = tessera::wall_time() - start;
+    const double idle = rt.idle_seconds() - idle_before;
+    EXPECT_GE(waited, 0.045);
+    EXPECT_GE(idle, 0.8 * waited) << "waited " << waited << " s";
+    EXPECT_LE(idle, 1.01 * waited + 1e-4) << "waited " << waited << " s";
+  } else if (rt.rank() == 1) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    rt.send<&wake>(0);
+  }
   rt.collectives().barrier();
 }
 

@@ -19,6 +19,7 @@
 /// Runtime calls `install`), and collections find it with `PhaseManager::of(rt)`, so several
 /// runtimes in one process never share one. Nothing creates it on first use.
 #include <tessera/runtime/runtime.hpp>
+#include <tessera/runtime/timer.hpp>
 
 #include <compare>
 #include <cstdint>
@@ -203,10 +204,7 @@ class PhaseManager : public tessera::detail::Resident {
   // phase closes (phase.cpp says how); charge() accumulates those ticks. Both run twice per
   // element message, so they are inline.
   double ticks() const {
-#if defined(__x86_64__)
-    if (tsc_) return static_cast<double>(__builtin_ia32_rdtsc());
-#endif
-    return now();
+    return tsc_ ? read_tsc() : now();
   }
   double seconds_per_tick() const;
   void charge(ElementKey element, double ticks);

@@ -187,7 +187,7 @@ class Runtime {
   /// sleeping does not). The instrumentation subtracts them so waiting is not charged as load. A
   /// wait starts at the first turn that finds nothing and ends when a turn finds work, before that
   /// work runs; the clocks are read only then, never on every empty turn.
-  double idle_seconds() const { return idle_wall_; }
+  double idle_seconds() const { return idle_tsc_ ? idle_wall_ * idle_seconds_per_tick() : idle_wall_; }
   double idle_cpu_seconds() const { return idle_cpu_; }
 
   /// Runs until no message is queued or in flight anywhere and all local work is done
@@ -310,6 +310,14 @@ class Runtime {
   /// clock costs two reads per wait, and a wait ends on the path of every message's latency).
   /// Calls accumulate; the instrumentation turns on the clock it measures loads with.
   void account_idle(bool wall_clock, bool cpu_clock) {
+    if (wall_clock && !idle_wall_clock_) {
+      // The wall clock's waits are timed on the TSC where it is a wall clock: a wait ends on the
+      // path of a message's latency, and the TSC costs less than half of clock_gettime. The
+      // ticks become seconds by the ratio of wall time to ticks since this call.
+      idle_tsc_ = invariant_tsc();
+      idle_calibration_wall_ = wall_time();
+      idle_calibration_ticks_ = read_tsc();
+    }
     idle_wall_clock_ = idle_wall_clock_ || wall_clock;
     idle_cpu_clock_ = idle_cpu_clock_ || cpu_clock;
   }
@@ -345,15 +353,20 @@ class Runtime {
     idle_open_ = true;
     if (tracer_) [[unlikely]]
       tracer_->begin_idle();
-    if (idle_wall_clock_) idle_wall_start_ = wall_time();
+    if (idle_wall_clock_) idle_wall_start_ = idle_wall_now();
     if (idle_cpu_clock_) idle_cpu_start_ = thread_cpu_time();
   }
   void close_idle() {
     idle_open_ = false;
     if (tracer_) [[unlikely]]
       tracer_->end();
-    if (idle_wall_clock_) idle_wall_ += wall_time() - idle_wall_start_;
+    if (idle_wall_clock_) idle_wall_ += idle_wall_now() - idle_wall_start_;
     if (idle_cpu_clock_) idle_cpu_ += thread_cpu_time() - idle_cpu_start_;
+  }
+  double idle_wall_now() const { return idle_tsc_ ? read_tsc() : wall_time(); }
+  double idle_seconds_per_tick() const {
+    const double ticks = read_tsc() - idle_calibration_ticks_;
+    return ticks > 0 ? (wall_time() - idle_calibration_wall_) / ticks : 0.0;
   }
   // Called by progress() where a turn finds work.
   void found_work() {
@@ -416,12 +429,15 @@ class Runtime {
   std::vector<std::unique_ptr<detail::Resident>> owned_;  // destroyed with the runtime, after its last drain
   std::uint64_t counted_sent_ = 0;
   std::uint64_t counted_handled_ = 0;
-  double idle_wall_ = 0;
+  double idle_wall_ = 0;  // seconds, or TSC ticks when idle_tsc_
   double idle_cpu_ = 0;
   double idle_wall_start_ = 0;
   double idle_cpu_start_ = 0;
   bool idle_wall_clock_ = false;
   bool idle_cpu_clock_ = false;
+  bool idle_tsc_ = false;  // the wall clock's waits are timed in TSC ticks
+  double idle_calibration_wall_ = 0;
+  double idle_calibration_ticks_ = 0;
   bool idle_open_ = false;  // a wait began in run_until and no turn has found work since
   std::uint64_t total_sent_ = 0;     // system messages included: what drain() balances
   std::uint64_t total_handled_ = 0;
