@@ -67,7 +67,7 @@ lb::StrategyInput strategy_input(const collections::PhaseRecord& record) {
   // Built straight from the record rather than through its LB data form (to_lb_phase, then
   // lb::strategy_input), which formats each footprint as JSON and parses it back: that round
   // trip cost about 90 us a phase for 24 elements, 1 % of the PIC proxy's phase, on every phase
-  // whether or not it balances. The two forms are equal (lb_manager_input_test).
+  // whether or not it balances. The two forms are equal (tests/lb/manager/lb_data_test.cpp).
   const auto element_id = [](const collections::ElementKey& key) {
     return key.is_rank() ? lb::ObjectId::packed(key.element)
                          : lb::ObjectId::sequential(key.element, static_cast<std::int64_t>(key.collection));
