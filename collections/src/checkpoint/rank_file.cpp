@@ -236,7 +236,8 @@ RankFile RankFile::load(const std::filesystem::path& path, const FileSummary* ex
   const auto index_offset = load_at<std::uint64_t>(all.last(kTrailerBytes), 0);
   const auto count = load_at<std::uint64_t>(all.last(kTrailerBytes), sizeof(std::uint64_t));
   file.entries_.resize(count);
-  std::memcpy(file.entries_.data(), all.data() + index_offset, count * sizeof(IndexEntry));
+  // An empty index leaves data() null, which memcpy may not be given even for 0 bytes.
+  if (count != 0) std::memcpy(file.entries_.data(), all.data() + index_offset, count * sizeof(IndexEntry));
   for (const IndexEntry& entry : file.entries_)
     if (entry.offset < kHeaderBytes || entry.offset + entry.bytes > index_offset)
       fail(path, "corrupted: an index entry points outside the records");
@@ -256,7 +257,7 @@ RankFile RankFile::open_index(const std::filesystem::path& path) {
   const auto index_offset = load_at<std::uint64_t>(tail, 0);
   const auto count = load_at<std::uint64_t>(tail, sizeof(std::uint64_t));
   file.entries_.resize(count);
-  read_all(file.fd_, reinterpret_cast<std::byte*>(file.entries_.data()), count * sizeof(IndexEntry), index_offset, path);
+  if (count != 0) read_all(file.fd_, reinterpret_cast<std::byte*>(file.entries_.data()), count * sizeof(IndexEntry), index_offset, path);
   for (const IndexEntry& entry : file.entries_)
     if (entry.offset < kHeaderBytes || entry.offset + entry.bytes > index_offset)
       fail(path, "corrupted: an index entry points outside the records");
