@@ -147,8 +147,10 @@ bool woken = false;
 void wake() { woken = true; }
 
 // Idle accounting on the wall clock (timed on the TSC where that is a wall clock, timer.hpp): a
-// rank that waits 50 ms for a message counts about that long as idle, and never more than it
-// waited. The instrumentation subtracts this from the rank's load.
+// rank that waits 50 ms for a message counts most of that as idle, and never more than it waited.
+// The instrumentation subtracts this from the rank's load. (The lower bound leaves room for a rank
+// descheduled before its first empty turn on shared cores; ticks left unconverted, or converted
+// at a wrong rate, miss the bounds by orders of magnitude.)
 TEST(Messages, AWaitForAMessageCountsAsIdleWallTime) {
   auto& rt = tessera::testing::runtime();
   if (rt.size() < 2) GTEST_SKIP() << "needs 2 ranks";
@@ -162,7 +164,7 @@ TEST(Messages, AWaitForAMessageCountsAsIdleWallTime) {
     const double waited = tessera::wall_time() - start;
     const double idle = rt.idle_seconds() - idle_before;
     EXPECT_GE(waited, 0.045);
-    EXPECT_GE(idle, 0.8 * waited) << "waited " << waited << " s";
+    EXPECT_GE(idle, 0.5 * waited) << "waited " << waited << " s";
     EXPECT_LE(idle, 1.01 * waited + 1e-4) << "waited " << waited << " s";
   } else if (rt.rank() == 1) {
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
