@@ -13,14 +13,22 @@ AutoDecision AutoInterval::observe(double max_load, double avg_load) {
   previous_lost_ = lost;
   ++phases_;
   AutoDecision d;
-  d.balance = avoidable_s_ > last_cost_s_;
-  d.reason = fmt::format("auto: avoidable imbalance {:.3g} ms over {} phase(s) {} last LB cost {:.3g} ms",
-                         avoidable_s_ * 1e3, phases_, d.balance ? ">" : "<=", last_cost_s_ * 1e3);
+  if (measured_) {
+    d.balance = avoidable_s_ > last_cost_s_;
+    d.reason = fmt::format("auto: avoidable imbalance {:.3g} ms over {} phase(s) {} last LB cost {:.3g} ms",
+                           avoidable_s_ * 1e3, phases_, d.balance ? ">" : "<=", last_cost_s_ * 1e3);
+    return d;
+  }
+  d.balance = avoidable_s_ > avg_load;
+  d.reason = fmt::format("auto: avoidable imbalance {:.3g} ms over {} phase(s) {} one phase's average load {:.3g} ms "
+                         "(no LB cost measured yet)",
+                         avoidable_s_ * 1e3, phases_, d.balance ? ">" : "<=", avg_load * 1e3);
   return d;
 }
 
 void AutoInterval::balanced(double cost_s) {
   last_cost_s_ = cost_s;
+  measured_ = true;
   avoidable_s_ = 0.0;
   previous_lost_ = 0.0;
   phases_ = 0;

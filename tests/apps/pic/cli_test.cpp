@@ -201,10 +201,10 @@ TEST(PicCli, AutoIntervalKeepsTheDriftingPatchBalanced) {
 
 // Issue 13: auto balances rarely where the load does not drift: particles over the whole grid
 // (still) and SINUSOIDAL, at most 4 and 6 times in 50 phases against 50 for interval 1. The first
-// balancing comes as soon as an imbalance over 5 % persists two phases (nothing has been measured
-// yet, so any cost is worth paying once); on 4 ranks sharing 2 cores the thread-CPU noise then adds
-// up to a cheap balancing's cost every 15-40 phases, so the still input is not balanced only once
-// as the issue asks. SINUSOIDAL is not still: its density varies in x and every particle moves one
+// balancing comes once the imbalance over 5 % that persists has added up to one phase's average
+// load (what a balancing is taken to cost before one is measured); on 4 ranks sharing 2 cores the
+// thread-CPU noise then adds up to a cheap balancing's cost every 15-40 phases, so the still input
+// is not balanced only once as the issue asks. SINUSOIDAL is not still: its density varies in x and every particle moves one
 // cell in x per step, so one more balancing soon pays for itself.
 TEST(PicCli, AutoIntervalBalancesAStillInputRarely) {
   for (const char* lb : {"TemperedLB", "GreedyLB"}) {

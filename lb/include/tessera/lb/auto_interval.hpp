@@ -12,8 +12,12 @@
 /// manager balances when the avoidable cost summed since the last balancing exceeds the measured
 /// cost of that balancing (strategy + migration, slowest rank, seconds on the load clock, the
 /// clock the loads themselves are measured on); so the time spent
-/// balancing never exceeds the avoidable imbalance it answers. Before anything was measured the
-/// cost counts as 0, so the second of two imbalanced phases balances and measures it.
+/// balancing never exceeds the avoidable imbalance it answers. Before any balancing was measured
+/// its cost is taken as one phase's average rank load (the first balancings of the PIC proxy cost
+/// 0.1-1.5 phases here): a run that starts far out of balance (I near 1) still balances after its
+/// third phase, while the few percent of imbalance that the first phases' loads show on an input
+/// that does not drift (buffers growing, caches warming) no longer buy a balancing that a second
+/// one must then undo.
 ///
 /// This is a break-even ("ski rental") rule of our own. Menon et al., "Automated load balancing
 /// invocation based on application characteristics" (IEEE Cluster 2012), which Charm++'s MetaLB
@@ -52,7 +56,8 @@ class AutoInterval {
   double last_cost_s() const { return last_cost_s_; }
 
  private:
-  double last_cost_s_ = 0.0;  // 0 until the first balancing is measured
+  double last_cost_s_ = 0.0;
+  bool measured_ = false;  // a balancing's cost has been measured (balanced() was called)
   double previous_lost_ = 0.0;  // the last phase's imbalance above the tolerance, seconds
   double avoidable_s_ = 0.0;
   std::int64_t phases_ = 0;  // observed since the last balancing
