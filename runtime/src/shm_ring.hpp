@@ -74,7 +74,7 @@ class Producer {
   /// dropped: the next reserve or write takes the same room.
   std::byte* reserve(std::size_t length) {
     const std::size_t need = record_bytes(length);
-    const std::size_t offset = head_ % capacity_;
+    const std::size_t offset = head_at_;
     const std::size_t rest = capacity_ - offset;
     std::size_t wrap = need > rest ? rest : 0;
     // Back to the ring's start early, once past its first kHotBytes with everything released: a
@@ -90,15 +90,17 @@ class Producer {
     if (wrap != 0) {
       publish(offset, Kind::wrap, 0);  // its successor, the next lap's first header, is zeroed first
       head_ += wrap;
+      head_at_ = 0;
     }
-    return data() + head_ % capacity_ + kHeaderBytes;
+    return data() + head_at_ + kHeaderBytes;
   }
 
   /// Publishes the record reserved last, of `length` bytes (at most the length reserved).
   void commit(Kind kind, std::size_t length) {
     const std::size_t need = record_bytes(length);
-    publish(head_ % capacity_, kind, length, need);
+    publish(head_at_, kind, length, need);
     head_ += need;
+    head_at_ = wrapped(head_at_ + need);
   }
 
   /// The largest payload a record may carry: a quarter of the ring, so a full-size record always
@@ -111,6 +113,9 @@ class Producer {
 
  private:
   std::byte* data() const { return region_ + kDataOffset; }
+  // An offset at most capacity_ back into the ring (positions are kept as offsets too, so the hot
+  // paths divide by no ring size that need not be a power of two).
+  std::size_t wrapped(std::size_t at) const { return at == capacity_ ? 0 : at; }
 
   // Whether the consumer has released everything written. The release position is a line the
   // consumer writes, so it is read at most once per kLine x 64 bytes written.
@@ -130,7 +135,7 @@ class Producer {
 
   // Zeroes the header `span` bytes after `at` (the next record's), then publishes this one.
   void publish(std::size_t at, Kind kind, std::size_t length, std::size_t span = 0) {
-    const std::size_t next = (at + (span == 0 ? capacity_ - at : span)) % capacity_;
+    const std::size_t next = wrapped(at + (span == 0 ? capacity_ - at : span));
     word(data() + next).store(0, std::memory_order_relaxed);
     word(data() + at).store((std::uint64_t{length} << 2) | static_cast<std::uint64_t>(kind), std::memory_order_release);
   }
@@ -138,6 +143,7 @@ class Producer {
   std::byte* region_ = nullptr;
   std::size_t capacity_ = 0;
   std::uint64_t head_ = 0;         // where the next record goes
+  std::size_t head_at_ = 0;        // head_ % capacity_
   std::uint64_t cached_tail_ = 0;  // last tail read; the consumer only ever raises it
   std::uint64_t last_drain_check_ = 0;  // head_ when drained() last read the tail
 };
@@ -156,19 +162,20 @@ class Consumer {
   Consumer(std::byte* region, std::size_t capacity) : region_(region), capacity_(capacity) {}
 
   /// True when a record (or a wrap) is waiting. Reads one shared word.
-  bool ready() const { return word(data() + read_ % capacity_).load(std::memory_order_relaxed) != 0; }
+  bool ready() const { return word(data() + read_at_).load(std::memory_order_relaxed) != 0; }
 
   /// Takes the next record, skipping wraps; false when none is waiting. Markers are released at
   /// once; a data record is held until release(payload.data()).
   bool next(Record& out) {
     for (;;) {
-      const std::size_t at = read_ % capacity_;
+      const std::size_t at = read_at_;
       const std::uint64_t header = word(data() + at).load(std::memory_order_acquire);
       if (header == 0) return false;
       const auto kind = static_cast<Kind>(header & 3);
       const std::size_t length = header >> 2;
       const std::size_t span = kind == Kind::wrap ? capacity_ - at : record_bytes(length);
       read_ += span;
+      read_at_ = at + span == capacity_ ? 0 : at + span;
       if (kind == Kind::wrap) {
         hold({nullptr, read_, true});
         continue;
@@ -232,6 +239,7 @@ class Consumer {
   std::byte* region_ = nullptr;
   std::size_t capacity_ = 0;
   std::uint64_t read_ = 0;      // the next record's position
+  std::size_t read_at_ = 0;     // read_ % capacity_
   std::uint64_t released_ = 0;  // everything before this is free for the producer
   std::vector<Held> held_;
   std::size_t first_ = 0;
