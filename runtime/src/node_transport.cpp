@@ -38,6 +38,16 @@ constexpr std::size_t kAutoNodeBytes = std::size_t{64} << 20;
 constexpr int kRingChecksPerTry = 8;
 constexpr std::uint32_t kNetworkEvery = 64;
 
+// Between two reads of a ring's next header while idle: a read after read of the line the sender
+// is about to write keeps pulling it back from the sender's core, and the write (the message)
+// waits for it. x86's pause spaces the reads; it measured 8 B one-way 1.15x MPI's (median of 6
+// runs) against 1.37x without.
+inline void spin_pause() {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#endif
+}
+
 struct Pending {
   bool marker = false;
   Buffer bytes;
@@ -186,13 +196,14 @@ class NodeTransport final : public Transport {
 
   bool probe() override { return ring_ready() || (network_due() && network_->probe()); }
 
-  // A try checks the rings kRingChecksPerTry times, then MPI once: a ring check reads one word,
-  // an MPI test runs MPI's whole progress engine, and a record that lands during it waits for it.
+  // A try checks the rings kRingChecksPerTry times, then MPI once when it is due (network_due):
+  // a ring check reads one word, an MPI test runs MPI's whole progress engine, and a record that
+  // lands during it waits for it.
   bool await(int tries) override {
     for (int i = 0; i < tries; ++i) {
       for (int k = 0; k < kRingChecksPerTry; ++k) {
         if (ring_ready()) return true;
-        __builtin_ia32_pause();
+        spin_pause();
       }
       if (network_due() && network_->await(1)) return true;
     }
