@@ -14,10 +14,10 @@
 /// clock the loads themselves are measured on); so the time spent
 /// balancing never exceeds the avoidable imbalance it answers. Before any balancing was measured
 /// its cost is taken as one phase's average rank load (the first balancings of the PIC proxy cost
-/// 0.1-1.5 phases here): a run that starts far out of balance (I near 1) still balances after its
-/// third phase, while the few percent of imbalance that the first phases' loads show on an input
-/// that does not drift (buffers growing, caches warming) no longer buy a balancing that a second
-/// one must then undo.
+/// 0.1-5 phases here): a run that starts far out of balance (I near 1) still balances after its
+/// third phase at the latest, while the few percent of imbalance that the first phases' loads
+/// show on an input that does not drift (buffers growing, caches warming) no longer buy a
+/// balancing that a second one must then undo.
 ///
 /// This is a break-even ("ski rental") rule of our own. Menon et al., "Automated load balancing
 /// invocation based on application characteristics" (IEEE Cluster 2012), which Charm++'s MetaLB
