@@ -36,6 +36,11 @@ inline constexpr std::size_t kHeaderBytes = 8;
 
 inline constexpr std::size_t round_up(std::size_t n, std::size_t to) { return (n + to - 1) / to * to; }
 
+/// An offset into a ring that may have reached its end, `capacity`, brought back to 0. Both ends
+/// keep their position as an offset too, so the hot paths divide by no ring size (which need not
+/// be a power of two).
+inline constexpr std::size_t wrap_offset(std::size_t at, std::size_t capacity) { return at == capacity ? 0 : at; }
+
 /// Bytes a ring of `capacity` record bytes occupies (a multiple of 64).
 inline constexpr std::size_t region_bytes(std::size_t capacity) { return kDataOffset + capacity; }
 
@@ -100,7 +105,7 @@ class Producer {
     const std::size_t need = record_bytes(length);
     publish(head_at_, kind, length, need);
     head_ += need;
-    head_at_ = wrapped(head_at_ + need);
+    head_at_ = wrap_offset(head_at_ + need, capacity_);
   }
 
   /// The largest payload a record may carry: a quarter of the ring, so a full-size record always
@@ -113,9 +118,6 @@ class Producer {
 
  private:
   std::byte* data() const { return region_ + kDataOffset; }
-  // An offset at most capacity_ back into the ring (positions are kept as offsets too, so the hot
-  // paths divide by no ring size that need not be a power of two).
-  std::size_t wrapped(std::size_t at) const { return at == capacity_ ? 0 : at; }
 
   // Whether the consumer has released everything written. The release position is a line the
   // consumer writes, so it is read at most once per kLine x 64 bytes written.
@@ -135,7 +137,7 @@ class Producer {
 
   // Zeroes the header `span` bytes after `at` (the next record's), then publishes this one.
   void publish(std::size_t at, Kind kind, std::size_t length, std::size_t span = 0) {
-    const std::size_t next = wrapped(at + (span == 0 ? capacity_ - at : span));
+    const std::size_t next = wrap_offset(at + (span == 0 ? capacity_ - at : span), capacity_);
     word(data() + next).store(0, std::memory_order_relaxed);
     word(data() + at).store((std::uint64_t{length} << 2) | static_cast<std::uint64_t>(kind), std::memory_order_release);
   }
@@ -175,7 +177,7 @@ class Consumer {
       const std::size_t length = header >> 2;
       const std::size_t span = kind == Kind::wrap ? capacity_ - at : record_bytes(length);
       read_ += span;
-      read_at_ = at + span == capacity_ ? 0 : at + span;
+      read_at_ = wrap_offset(at + span, capacity_);
       if (kind == Kind::wrap) {
         hold({nullptr, read_, true});
         continue;
