@@ -1,4 +1,3 @@
-#include <tessera/lb/manager/lb_data_output.hpp>
 #include <tessera/lb/manager/lb_manager.hpp>
 #include <tessera/runtime/error.hpp>
 #include <tessera/runtime/collectives.hpp>
