@@ -11,7 +11,6 @@
 #include "epoch_table.hpp"
 
 #include <tessera/runtime/objgroup.hpp>
-#include <tessera/runtime/timer.hpp>
 
 #include <algorithm>
 #include <bit>
@@ -103,11 +102,7 @@ void EpochTable::butterfly_decide(EpochRecord& rec, std::uint64_t sent, std::uin
     end_epoch(rec.id);
     return;
   }
-  const bool confirming = sent == handled;  // balanced once: confirm at once
-  rec.last_sent = sent;
-  rec.last_handled = handled;
-  rec.backoff_us = confirming ? 0 : std::min(std::max(2 * rec.backoff_us, 10.0), flags_.wave_backoff_max_us);
-  rec.next_wave_at = wall_time() + rec.backoff_us * 1e-6;
+  schedule_next_wave(rec, sent, handled);
 }
 
 }  // namespace tessera::detail

@@ -59,6 +59,9 @@ class EpochTable final : public MessageObserver, public tessera::detail::Residen
   void butterfly_advance(EpochRecord& rec);
   void butterfly_decide(EpochRecord& rec, std::uint64_t sent, std::uint64_t handled);
   void end_epoch(EpochId epoch);
+  // After a wave that did not end the epoch: remembers its sums and when the next wave may start.
+  void schedule_next_wave(EpochRecord& rec, std::uint64_t sent, std::uint64_t handled);
+  static constexpr double kFirstWaveBackoffUs = 1.0;
   void unit_opened(EpochId parent);
   void unit_ended(EpochId parent);
   bool poll();

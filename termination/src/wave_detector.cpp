@@ -8,9 +8,6 @@
 #include "epoch_table.hpp"
 
 #include <tessera/runtime/objgroup.hpp>
-#include <tessera/runtime/timer.hpp>
-
-#include <algorithm>
 
 namespace tessera::detail {
 
@@ -66,11 +63,7 @@ void EpochTable::evaluate_wave(EpochRecord& rec, std::uint64_t sent, std::uint64
     end_epoch(epoch);
     return;
   }
-  const bool confirming = sent == handled;  // balanced once: confirm at once
-  rec.last_sent = sent;
-  rec.last_handled = handled;
-  rec.backoff_us = confirming ? 0 : std::min(std::max(2 * rec.backoff_us, 10.0), flags_.wave_backoff_max_us);
-  rec.next_wave_at = wall_time() + rec.backoff_us * 1e-6;
+  schedule_next_wave(rec, sent, handled);
 }
 
 void EpochTable::epoch_ended(EpochId epoch) {

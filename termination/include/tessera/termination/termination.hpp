@@ -7,8 +7,10 @@
 /// epoch it sent and handled; a wave sums both counts over all ranks, each rank answering once it
 /// has finished its own part of the epoch; the epoch has ended when two consecutive waves see
 /// equal sums that agree with each other. Counts only grow, so two equal waves mean no message
-/// was in flight in between. The root starts the next wave after a back-off that doubles while
-/// the epoch is busy, so an idle rank does not flood the network with waves.
+/// was in flight in between. The root starts the next wave after a back-off that starts at 1 us
+/// and doubles while the epoch is busy (up to --tessera_wave_backoff_max_us), so a short epoch
+/// ends within microseconds of its last message and an idle rank does not flood the network with
+/// waves.
 ///
 /// Rooted epochs (one rank opens them) end by Dijkstra-Scholten ("Termination detection for
 /// diffusing computations", IPL 11(1), 1980): the first message of the epoch a rank receives
