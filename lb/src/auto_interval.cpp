@@ -12,17 +12,13 @@ AutoDecision AutoInterval::observe(double max_load, double avg_load) {
   avoidable_s_ += std::min(lost, previous_lost_);
   previous_lost_ = lost;
   ++phases_;
+  // Before a balancing has been measured, one phase's average load stands for its cost.
+  const double cost_s = measured_ ? last_cost_s_ : avg_load;
   AutoDecision d;
-  if (measured_) {
-    d.balance = avoidable_s_ > last_cost_s_;
-    d.reason = fmt::format("auto: avoidable imbalance {:.3g} ms over {} phase(s) {} last LB cost {:.3g} ms",
-                           avoidable_s_ * 1e3, phases_, d.balance ? ">" : "<=", last_cost_s_ * 1e3);
-    return d;
-  }
-  d.balance = avoidable_s_ > avg_load;
-  d.reason = fmt::format("auto: avoidable imbalance {:.3g} ms over {} phase(s) {} one phase's average load {:.3g} ms "
-                         "(no LB cost measured yet)",
-                         avoidable_s_ * 1e3, phases_, d.balance ? ">" : "<=", avg_load * 1e3);
+  d.balance = avoidable_s_ > cost_s;
+  d.reason = fmt::format("auto: avoidable imbalance {:.3g} ms over {} phase(s) {} {} {:.3g} ms{}", avoidable_s_ * 1e3,
+                         phases_, d.balance ? ">" : "<=", measured_ ? "last LB cost" : "one phase's average load",
+                         cost_s * 1e3, measured_ ? "" : " (no LB cost measured yet)");
   return d;
 }
 
