@@ -641,7 +641,7 @@ class OfiTransport final : public Transport {
 }  // namespace
 
 TransportEntry detail::ofi_transport_entry() {
-  return {"ofi", "libfabric FI_EP_RDM endpoints, addresses exchanged over MPI (runtime/README.md, \"The ofi transport\")",
+  return {"ofi", "libfabric FI_EP_RDM endpoints, addresses exchanged over MPI (runtime/README.md, \"libfabric (ofi) transport\")",
           ofi_keys(),
           [](void* mpi_comm, const TransportOptions& options, const Args& args) -> std::unique_ptr<Transport> {
             MPI_Comm comm = *static_cast<MPI_Comm*>(mpi_comm);
