@@ -41,9 +41,24 @@ void Color::ghosts(std::uint8_t exchange, std::uint8_t from, std::span<const std
   if (waiting_ == exchange) advance();
 }
 
+void Color::resume(std::uint8_t exchange) {
+  if (waiting_ == exchange) advance();
+}
+
+bool Color::ready(Exchange x) const {
+  return waiting_ == static_cast<std::uint8_t>(x) && inbox_[waiting_].count >= domain_.expected(x);
+}
+
 void Color::send_and_wait(Exchange x) {
   for (int d = 0; d < kDirections; ++d) {
     if (!domain_.sends(x, d)) continue;
+    if (Color* local = proxy().local(neighbour(d))) {
+      Inbox& inbox = local->inbox_[static_cast<int>(x)];
+      domain_.pack(x, d, inbox.buffers[opposite(d)]);
+      ++inbox.count;
+      if (local->ready(x)) proxy()[neighbour(d)].send<&Color::resume>(static_cast<std::uint8_t>(x));
+      continue;
+    }
     domain_.pack(x, d, pack_);
     proxy()[neighbour(d)].send<&Color::ghosts>(static_cast<std::uint8_t>(x), static_cast<std::uint8_t>(opposite(d)),
                                                 std::as_bytes(std::span<const Real>(pack_)));

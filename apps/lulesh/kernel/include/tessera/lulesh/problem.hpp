@@ -39,8 +39,8 @@ struct Problem {
   /// Elements along each edge of the whole mesh.
   std::int64_t global_edge() const { return std::int64_t{edge} * domains_per_side; }
 
-  /// Throws InputError naming the first option outside its range: `-s` below the smallest edge
-  /// the ghost layers allow (min_edge()), `-r` below 1, a negative `-b` or `-c`, a
+  /// Throws InputError naming the first option outside its range: `-s` below 1, below the
+  /// smallest edge the ghost layers allow (min_edge()) or above max_edge(), `-r` below 1, a negative `-b` or `-c`, a
   /// domains_per_side below 1.
   void validate() const;
 
@@ -48,6 +48,8 @@ struct Problem {
   /// a domain's opposite faces share their nodes and the monotonic-Q ghosts of both sides would
   /// land in the same elements).
   int min_edge() const { return domains_per_side == 1 ? 1 : 2; }
+  /// The largest `-s`: 8 * edge^3 node references index with 32 bits, as in the original.
+  static constexpr int max_edge() { return 640; }
 };
 
 }  // namespace tessera::lulesh

@@ -12,6 +12,11 @@
 ///     all in:         unpack, compute_gradients       -> ghosts(gradients) to up to 6 neighbours
 ///     all in:         unpack, update_elements         (the cycle is done; dt_bound() is next's)
 ///
+/// A neighbour on the same rank packs straight into this color's inbox, as Charm++'s ckLocal()
+/// allows, with no message; only the buffer that completes a waiting stage's inbox is followed by
+/// a small `resume` message, so the stage runs in this color's own handler (and load). Per cycle
+/// that turns up to 45 messages a color into at most 3.
+///
 /// A neighbour may be a stage ahead (it runs on another rank, or got the broadcast first), so
 /// each exchange has its own inbox, kept until this color reaches that stage. Buffers are applied
 /// in the kernel's fixed order, never in arrival order. Between phases every inbox is empty, so
@@ -42,6 +47,9 @@ class Color : public collections::Element<Color, 3> {
   void cycle(Real global_bound);
   /// A neighbour's buffer for `exchange`, sent from direction `from` (as this color sees it).
   void ghosts(std::uint8_t exchange, std::uint8_t from, std::span<const std::byte> values);
+  /// Sent by a neighbour on this rank that packed the last buffer of `exchange` straight into
+  /// this color's inbox: the stage waiting on it can run (charged to this color, not to it).
+  void resume(std::uint8_t exchange);
 
   const Domain& domain() const { return domain_; }
   /// Whether the last cycle (or the mass exchange) ran to its end: no stage waits for a buffer.
@@ -67,6 +75,8 @@ class Color : public collections::Element<Color, 3> {
   void send_and_wait(Exchange x);
   // Runs every stage whose buffers are complete.
   void advance();
+  // Whether this color waits on `x` and has every buffer of it.
+  bool ready(Exchange x) const;
   collections::Index3D neighbour(int direction) const;
 
   Domain domain_;

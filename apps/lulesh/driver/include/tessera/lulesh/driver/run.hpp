@@ -8,6 +8,7 @@
 /// say so). The final verification is SPMD on the application's communicator, as a ported code
 /// keeps it: the rank holding domain 0 contributes its origin energy and symmetry figures to an
 /// MPI_Allreduce, as the original's rank 0 prints its own domain's.
+#include "tessera/lulesh/domain.hpp"
 #include "tessera/lulesh/driver/options.hpp"
 
 #include <mpi.h>
