@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # kill_restart_test.sh LULESH DIR: a run on 3 ranks, balanced by GreedyLB and checkpointing every
-# 20 cycles, is killed (SIGKILL to one rank) once its second checkpoint is complete; the restart
+# 20 cycles from inside phase_end (--tessera_checkpoint_interval), is killed (SIGKILL to one rank)
+# once its second checkpoint is complete; the restart
 # on 2 ranks from its newest complete checkpoint ends with the uninterrupted run's cycles and bits.
 # MPIRUN holds mpirun and its flags.
 set -u
@@ -11,7 +12,7 @@ outcome() { echo "cycles $(field iterations "$1") energy $(field final_origin_en
 run=(-s 8 --domains 27 --report=json)
 
 # shellcheck disable=SC2086
-$MPIRUN -np 3 "$bin" "${run[@]}" --checkpoint_every 20 --tessera_checkpoint_dir="$dir/ck" \
+$MPIRUN -np 3 "$bin" "${run[@]}" --tessera_checkpoint_interval=20 --tessera_checkpoint_dir="$dir/ck" \
   --tessera_lb_name=GreedyLB --tessera_lb_interval=10 > "$dir/killed.txt" 2>&1 &
 launcher=$!
 complete() { ls "$dir"/ck/phase.*/manifest* 2>/dev/null | wc -l; }
@@ -36,5 +37,6 @@ expected=$(outcome "$dir/uninterrupted.txt")
 actual=$(outcome "$dir/restarted.txt")
 echo "uninterrupted, 2 ranks:              $expected"
 echo "killed on 3, restarted on 2 after $resumed: $actual"
-[ "${resumed:-0}" -ge 20 ] || { echo "the restart resumed after cycle '$resumed', expected a checkpoint's cycle"; exit 1; }
+[ "${resumed:-0}" -ge 20 ] && [ $((resumed % 20)) = 0 ] \
+  || { echo "the restart resumed after cycle '$resumed', expected a multiple of 20 (a checkpoint's)"; exit 1; }
 [ "$expected" = "$actual" ] || { echo "the restarted run DIFFERS from the uninterrupted run"; exit 1; }

@@ -134,12 +134,13 @@ Result run(const Options& options, Context& ctx, MPI_Comm comm) {
   const double start = wall_now();
   result.init_s = rt.collectives().allreduce(start - init_start, op::max{});
 
-  double load = 0;
+  double load = 0;       // this rank's color load in the phase just ended (s)
+  bool measured = false;  // a phase has ended since the loop began
   double imbalance_sum = 0;
   std::int64_t measured_phases = 0;
   for (;;) {
     const CycleSums sums = rt.collectives().allreduce(this_rank(colors, options.max_cycles, load), combine);
-    if (sums.cycle > state.cycles && sums.sum_load > 0) {  // the phase just ended (not the restart's)
+    if (measured && sums.sum_load > 0) {
       imbalance_sum += sums.max_load / (sums.sum_load / rt.size()) - 1.0;
       result.imbalance_s += sums.max_load - sums.sum_load / rt.size();
       ++measured_phases;
@@ -152,7 +153,11 @@ Result run(const Options& options, Context& ctx, MPI_Comm comm) {
       ctx.checkpoint_now(std::span<const std::byte>(reinterpret_cast<const std::byte*>(&state), sizeof state));
     if (sums.running == 0) break;
     if (rt.rank() == 0) colors.broadcast_from_this_rank<&Color::cycle>(sums.bound);
+    // What a checkpoint that --tessera_checkpoint_interval takes inside phase_end records: the
+    // cycle is done by then.
+    state.cycles = sums.cycle + 1;
     const collections::PhaseRecord record = ctx.phase_end();
+    measured = true;
     load = 0;
     for (const auto& element : record.elements) load += element.load;
     if (const auto& report = ctx.lb().last_report()) {
