@@ -64,6 +64,19 @@ std::size_t site_count(const Offset& o, int n) {
   return count;
 }
 
+// Whether a domain sends `x` in direction d, given a neighbour there.
+bool sent_towards(Exchange x, int d) {
+  switch (x) {
+    case Exchange::mass:
+    case Exchange::forces: return true;
+    // The early position sync (doSend = false) sends only towards the neighbours that precede
+    // this domain in (plane, row, col) order; they take the shared nodes from it.
+    case Exchange::position_velocity: return d < 13;
+    case Exchange::gradients: return nonzero(offset(d)) == 1;
+  }
+  return false;
+}
+
 }  // namespace
 
 Offset offset(int d) {
@@ -73,34 +86,17 @@ Offset offset(int d) {
 
 int opposite(int d) { return kDirections - 1 - d; }
 
-bool Domain::sends(Exchange x, int d) const {
+bool Domain::has_neighbour(int d) const {
   const Offset o = offset(d);
   const auto inside = [this](int p) { return p >= 0 && p < tp_; };
-  if (!inside(col_ + o.col) || !inside(row_ + o.row) || !inside(plane_ + o.plane)) return false;
-  switch (x) {
-    case Exchange::mass:
-    case Exchange::forces: return true;
-    // The early position sync (doSend = false) sends only towards the neighbours that precede
-    // this domain in (plane, row, col) order; they take the shared nodes from it.
-    case Exchange::position_velocity: return d < 13;
-    case Exchange::gradients: return nonzero(o) == 1;
-  }
-  return false;
+  return inside(col_ + o.col) && inside(row_ + o.row) && inside(plane_ + o.plane);
 }
 
-bool Domain::receives(Exchange x, int d) const {
-  // Whatever a neighbour sends towards this domain, this domain receives.
-  const Offset o = offset(d);
-  const auto inside = [this](int p) { return p >= 0 && p < tp_; };
-  if (!inside(col_ + o.col) || !inside(row_ + o.row) || !inside(plane_ + o.plane)) return false;
-  switch (x) {
-    case Exchange::mass:
-    case Exchange::forces: return true;
-    case Exchange::position_velocity: return d >= 13;
-    case Exchange::gradients: return nonzero(o) == 1;
-  }
-  return false;
-}
+bool Domain::sends(Exchange x, int d) const { return has_neighbour(d) && sent_towards(x, d); }
+
+// Whatever a neighbour sends towards this domain (in direction opposite(d) from it), this domain
+// receives.
+bool Domain::receives(Exchange x, int d) const { return has_neighbour(d) && sent_towards(x, opposite(d)); }
 
 int Domain::expected(Exchange x) const {
   int n = 0;

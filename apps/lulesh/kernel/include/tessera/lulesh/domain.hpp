@@ -84,6 +84,8 @@ class Domain {
 
   // ---- communication -------------------------------------------------------------------------
 
+  /// Whether the cube has a domain in direction d from this one.
+  bool has_neighbour(int d) const;
   /// Whether this domain sends `x` to its neighbour in direction d (false where there is none).
   bool sends(Exchange x, int d) const;
   /// Buffers unpack(x, ...) expects: the number of directions d with receives(x, d).
