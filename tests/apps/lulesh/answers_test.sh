@@ -2,9 +2,11 @@
 # answers_test.sh LULESH DIR EXPECTED_HEX: LULESH's published answer for global edge 10 (231
 # cycles, final origin energy 2.720531e+04, symmetry figures at most 1e-8) from 8 colors of -s 5,
 # and the same bits (origin energy and the energy summed over every domain) on 1 to 4 ranks,
-# without a balancer and with each balancer (RandomLB migrates at every balancing, so colors
-# move many times). EXPECTED_HEX is the origin energy's bits (%a) from the kernel run in one
-# process (lulesh_kernel_test checks that value too). MPIRUN holds mpirun and its flags.
+# without a balancer and with each balancer. RandomLB migrates at every balancing, so colors move
+# many times (a run named *_moves must migrate); the others move colors only when the measured
+# loads say so, which on 8 even colors they may not. EXPECTED_HEX is the origin energy's bits
+# (%a) from the kernel run in one process (lulesh_kernel_test checks that value too). MPIRUN
+# holds mpirun and its flags.
 set -u
 bin=$1 dir=$2 expected=$3
 rm -rf "$dir"; mkdir -p "$dir"
@@ -37,7 +39,7 @@ check none_1 1
 check none_2 2
 check none_3 3
 check random_moves 3 --tessera_lb_name=RandomLB --tessera_lb_interval=7
-check greedy_moves 2 --tessera_lb_name=GreedyLB --tessera_lb_interval=5
+check greedy 2 --tessera_lb_name=GreedyLB --tessera_lb_interval=5
 check hier 4 --tessera_lb_name=HierLB --tessera_lb_interval=10
 check grapevine 2 --tessera_lb_name=GrapevineLB --tessera_lb_interval=10
 check tempered 2 --tessera_lb_name=TemperedLB --tessera_lb_interval=auto
