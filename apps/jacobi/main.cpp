@@ -47,7 +47,7 @@ int run(int argc, char** argv) {
   try {
     const Result result = options.mode == Mode::mpi ? run_mpi(options, MPI_COMM_WORLD) : run_tiles(options, ctx);
     if (rank == 0) print(options, result, ctx.runtime().size());
-  } catch (const RunError& e) {
+  } catch (const tessera::RunError& e) {
     if (rank == 0) std::fprintf(stderr, "tessera-jacobi: %s\n", e.what());
     return 2;
   }

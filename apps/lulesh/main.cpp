@@ -24,7 +24,7 @@ int run(int argc, char** argv) {
   try {
     const tessera::lulesh::Result result = tessera::lulesh::run(options, ctx, MPI_COMM_WORLD);
     if (rank == 0) tessera::lulesh::print_result(options, result, ranks);
-  } catch (const tessera::lulesh::RunError& e) {
+  } catch (const tessera::RunError& e) {
     if (rank == 0) std::fprintf(stderr, "tessera-lulesh: %s\n", e.what());
     return 2;
   }

@@ -42,7 +42,7 @@ int run(int argc, char** argv) {
   Result result;
   try {
     result = run_soak(options, ctx);
-  } catch (const RunError& e) {
+  } catch (const tessera::RunError& e) {
     if (rank == 0) std::fprintf(stderr, "tessera-soak: %s\n", e.what());
     return 2;
   }

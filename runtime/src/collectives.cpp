@@ -1,4 +1,5 @@
 #include <tessera/runtime/collectives.hpp>
+#include <tessera/runtime/hooks.hpp>
 
 namespace tessera {
 namespace {
@@ -12,6 +13,12 @@ void on_result(Runtime& rt, std::uint64_t seq, int root, std::span<const std::by
 }
 
 }  // namespace
+
+// Here rather than in runtime.cpp: the runtime owns its collectives without including them.
+Collectives& Runtime::collectives() {
+  if (!collectives_) collectives_ = std::make_unique<Collectives>(*this);
+  return static_cast<Collectives&>(*collectives_);
+}
 
 void Collectives::absorb_partial(std::uint64_t seq, int child, std::span<const std::byte> value) {
   Buffer copy(value.size());
@@ -31,13 +38,13 @@ void Collectives::complete_if_ready(std::uint64_t seq) {
 }
 
 void Collectives::send_partial(int parent, std::uint64_t seq, const Buffer& encoded) {
-  rt_.send_to<&on_partial, detail::invoke_free<&on_partial>>(parent, 0, Envelope::kSystem, seq, rt_.rank(),
+  detail::hooks(rt_).send_to<&on_partial, detail::invoke_free<&on_partial>>(parent, 0, Envelope::kSystem, seq, rt_.rank(),
                                                               encoded.view());
 }
 
 void Collectives::send_result_down(std::uint64_t seq, int root, std::span<const std::byte> encoded) {
   for (int child : spanning_tree_children(rt_.rank(), root, rt_.size(), rt_.flags().tree_fanout))
-    rt_.send_to<&on_result, detail::invoke_free<&on_result>>(child, 0, Envelope::kSystem, seq, root, encoded);
+    detail::hooks(rt_).send_to<&on_result, detail::invoke_free<&on_result>>(child, 0, Envelope::kSystem, seq, root, encoded);
 }
 
 void Collectives::receive_result(std::uint64_t seq, int root, std::span<const std::byte> value) {

@@ -1,4 +1,3 @@
-#include <tessera/runtime/collectives.hpp>
 #include <tessera/runtime/runtime.hpp>
 #include <tessera/runtime/spanning_tree.hpp>
 
@@ -152,8 +151,9 @@ Runtime::Runtime(int& argc, char**& argv, RuntimeOptions options) {
     // Transport set-up fails alike on every rank (the ofi provider choice is agreed collectively).
     fail_start_up(e, options.exit_on_flag_error);
   }
-  outboxes_.resize(size_);
-  collectives_ = std::make_unique<Collectives>(*this);
+  outbox_ = std::make_unique<detail::Outbox>(*transport_, rank_, size_, flags_.coalesce_bytes);
+  outbox_->set_tracer(tracer_);
+  idle_.set_tracer(tracer_);
   log_->debug("started: {} ranks, {} MPI, idle spin {} us", size_, owns_mpi_ ? "standalone" : "interop",
               idle_spin_us_);
 }
@@ -166,6 +166,7 @@ Runtime::~Runtime() {
   if (trace_) finish_trace();
   pollers_.clear();
   collectives_.reset();
+  outbox_.reset();
   transport_.reset();
   MPI_Comm_free(&comm_);
   if (owns_mpi_) MPI_Finalize();
@@ -200,6 +201,8 @@ void Runtime::start_trace(bool exit_on_error) {
 
 void Runtime::finish_trace() {
   tracer_ = nullptr;
+  outbox_->set_tracer(nullptr);
+  idle_.set_tracer(nullptr);
   trace_->close();
   trace_.reset();
   MPI_Barrier(comm_);  // every rank's file is complete
@@ -216,83 +219,6 @@ void Runtime::finish_trace() {
 void Runtime::bad_rank(int dest) const {
   fatal("send to rank {} is outside the communicator: valid ranks are 0..{} (size {})", dest,
         size_ - 1, size_);
-}
-
-Buffer& Runtime::outbox(int dest, std::size_t room) {
-  Buffer& batch = outboxes_[dest];
-  if (batch.capacity() == 0) {
-    batch = transport_->acquire(std::max<std::size_t>(room, 4096));
-  } else if (batch.size() != 0 && batch.size() + room > batch.capacity() && room > batch.capacity() / 2) {
-    // A record that would double the batch leaves after what is queued, in a buffer of its own
-    // size (pooled when large), rather than making the batch grow and copy.
-    flush_to(dest);
-    batch = transport_->acquire(std::max<std::size_t>(room, 4096));
-  }
-  if (batch.size() == 0) unflushed_.push_back(dest);
-  return batch;
-}
-
-void Runtime::close_record(int dest, Buffer& batch, std::size_t start, const Envelope& envelope) {
-  const std::uint64_t length = batch.size() - start - sizeof(std::uint64_t);
-  std::memcpy(batch.data() + start, &length, sizeof length);
-  if (tracer_) [[unlikely]]
-    tracer_->on_send(dest);
-  ++total_sent_;
-  if (!envelope.is_system()) {
-    ++counted_sent_;
-    if (observer_ != nullptr) observer_->on_send(envelope, dest);
-  }
-  if (dest != rank_ && batch.size() >= flags_.coalesce_bytes) flush_to(dest);
-}
-
-void Runtime::copy_record(int dest, std::span<const std::byte> record) {
-  Buffer& batch = outbox(dest, sizeof(std::uint64_t) + record.size());
-  const std::size_t start = batch.size();
-  batch.grow(sizeof(std::uint64_t));
-  batch.append(record.data(), record.size());
-  Envelope envelope;
-  std::memcpy(&envelope, record.data(), sizeof envelope);
-  close_record(dest, batch, start, envelope);
-}
-
-void Runtime::send_whole(int dest, const Envelope& envelope, Buffer&& record) {
-  stamp_whole(dest, envelope, record);
-  // A batch is a sequence of records, so the record is a batch of its own; what was queued for
-  // dest before it leaves first, which keeps per-pair order.
-  flush_to(dest);
-  if (dest == rank_) local_batches_.push_back(std::move(record));
-  else transport_->send(dest, std::move(record));
-}
-
-void Runtime::stamp_whole(int dest, const Envelope& envelope, Buffer& record) {
-  if (record.size() < kRecordHeaderBytes)
-    fatal("send_record: a record of {} bytes has no room for its header: expected at least {} (use "
-          "record_buffer)",
-          record.size(), kRecordHeaderBytes);
-  const std::uint64_t length = record.size() - sizeof(std::uint64_t);
-  std::memcpy(record.data(), &length, sizeof length);
-  std::memcpy(record.data() + sizeof length, &envelope, sizeof envelope);
-  if (tracer_) [[unlikely]]
-    tracer_->on_send(dest);
-  ++total_sent_;
-  if (!envelope.is_system()) {
-    ++counted_sent_;
-    if (observer_ != nullptr) observer_->on_send(envelope, dest);
-  }
-}
-
-void Runtime::flush_to(int dest) {
-  Buffer& batch = outboxes_[dest];
-  if (batch.size() == 0) return;
-  if (dest == rank_) local_batches_.push_back(std::move(batch));
-  else transport_->send(dest, std::move(batch));
-  batch = Buffer{};
-}
-
-void Runtime::flush() {
-  // Indexed loop: flushing never adds ranks, but keep it robust to growth.
-  for (std::size_t i = 0; i < unflushed_.size(); ++i) flush_to(unflushed_[i]);
-  unflushed_.clear();
 }
 
 void Runtime::deliver_batch(int source, std::span<const std::byte> batch) {
@@ -320,8 +246,8 @@ void Runtime::deliver(int source, std::span<const std::byte> record) {
     // a whole step (a collection broadcast runs every local element), and the children's copies
     // would otherwise wait in their outboxes until the end of this turn, serializing the ranks.
     for (int child : spanning_tree_children(rank_, envelope.root, size_, flags_.tree_fanout)) {
-      copy_record(child, record);
-      flush_to(child);
+      outbox_->copy_record(child, record);
+      outbox_->flush_to(child);
     }
   }
   dispatch(envelope, source, record, flow);
@@ -335,15 +261,15 @@ void Runtime::dispatch(const Envelope& envelope, int source, std::span<const std
           rank_, source, envelope.handler);
   // Created collectively but not yet on this rank, or registered with earlier messages still
   // held: hold this one too, behind them, so messages to a target keep their arrival order.
-  if (envelope.target != 0 &&
-      (targets_.find(envelope.target) == targets_.end() || (!parked_.empty() && parked_.contains(envelope.target)))) {
+  if (envelope.target != 0 && targets_.must_hold(envelope.target)) {
     Buffer copy(record.size());
     copy.append(record.data(), record.size());
-    parked_[envelope.target].push_back(Parked{source, std::move(copy), flow});
+    targets_.hold(envelope.target, {source, std::move(copy), flow});
     return;
   }
   const bool counted = !envelope.is_system();
-  if (counted && observer_ != nullptr) observer_->on_deliver(envelope, source);
+  MessageObserver* observer = outbox_->observer();
+  if (counted && observer != nullptr) observer->on_deliver(envelope, source);
   const EpochId outer = current_epoch_;
   current_epoch_ = envelope.epoch;
   if (tracer_) [[unlikely]]
@@ -361,7 +287,7 @@ void Runtime::dispatch(const Envelope& envelope, int source, std::span<const std
   ++total_handled_;
   if (counted) {
     ++counted_handled_;
-    if (observer_ != nullptr) observer_->on_delivered(envelope, source);
+    if (observer != nullptr) observer->on_delivered(envelope, source);
   }
 }
 
@@ -375,11 +301,12 @@ bool Runtime::progress() {
   flush();
   // Only what was queued when the turn began, so a handler that sends to its own rank cannot
   // starve the network.
-  flush_to(rank_);
-  if (!local_batches_.empty() || !local_work_.empty()) found_work();
-  for (std::size_t n = local_batches_.size(); n > 0 && !local_batches_.empty(); --n) {
-    Buffer batch = std::move(local_batches_.front());
-    local_batches_.pop_front();
+  outbox_->flush_to(rank_);
+  std::deque<Buffer>& local_batches = outbox_->local_batches();
+  if (!local_batches.empty() || !local_work_.empty()) idle_.found_work();
+  for (std::size_t n = local_batches.size(); n > 0 && !local_batches.empty(); --n) {
+    Buffer batch = std::move(local_batches.front());
+    local_batches.pop_front();
     deliver_batch(rank_, batch.view());
     transport_->recycle(std::move(batch));
     did = true;
@@ -392,7 +319,7 @@ bool Runtime::progress() {
   }
   for (auto& poller : pollers_)
     if (poller && poller()) {
-      found_work();  // a poller reports after its work: that work counts as waiting, a bounded error
+      idle_.found_work();  // a poller reports after its work: that work counts as waiting, a bounded error
       did = true;
     }
   flush();
@@ -403,7 +330,7 @@ bool Runtime::progress() {
   // kBatchesPerTurn), and the replies of each batch's handlers leave before the next poll.
   Incoming incoming;
   for (int i = 0; i < kBatchesPerTurn && transport_->poll(incoming); ++i) {
-    found_work();
+    idle_.found_work();
     deliver_batch(incoming.source, incoming.bytes);
     transport_->release(std::move(incoming));
     flush();
@@ -413,24 +340,17 @@ bool Runtime::progress() {
 }
 
 void Runtime::register_target(std::uint64_t id, detail::Resident* object) {
-  targets_[id] = object;
-  if (!parked_.contains(id)) return;
+  if (!targets_.add(id, object)) return;
   // Released from the progress loop, not from inside the caller; messages that arrive before then
-  // queue behind the held ones (see dispatch).
+  // are held behind these (see dispatch).
   post_local([this, id] {
-    auto it = parked_.find(id);
-    if (it == parked_.end()) return;
-    std::vector<Parked> held = std::move(it->second);
-    parked_.erase(it);
-    for (Parked& parked : held) {
+    for (detail::TargetTable::Held& held : targets_.take_held(id)) {
       Envelope envelope;
-      std::memcpy(&envelope, parked.record.data(), sizeof envelope);
-      dispatch(envelope, parked.source, parked.record.view(), parked.flow);
+      std::memcpy(&envelope, held.record.data(), sizeof envelope);
+      dispatch(envelope, held.source, held.record.view(), held.flow);
     }
   });
 }
-
-void Runtime::unregister_target(std::uint64_t id) { targets_.erase(id); }
 
 void Runtime::drain() {
   // Quiescence by the four-counter method: sum (sent, handled) over all ranks in waves; when
@@ -441,7 +361,7 @@ void Runtime::drain() {
   while (true) {
     while (progress()) {
     }
-    std::uint64_t local[2] = {total_sent_, total_handled_};
+    std::uint64_t local[2] = {outbox_->total_sent(), total_handled_};
     std::uint64_t global[2] = {0, 0};
     MPI_Request request;
     MPI_Iallreduce(local, global, 2, MPI_UINT64_T, MPI_SUM, comm_, &request);

@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "tessera/pic/color_cuts.hpp"
-#include "tessera/pic/error.hpp"
+#include <tessera/runtime/error.hpp>
 #include "tessera/pic/tile.hpp"
 
 namespace tessera::pic {

@@ -4,7 +4,7 @@
 #include <vector>
 
 #include "tessera/pic/decomposition.hpp"
-#include "tessera/pic/error.hpp"
+#include <tessera/runtime/error.hpp>
 
 namespace tessera::pic {
 namespace {

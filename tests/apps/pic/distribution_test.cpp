@@ -4,7 +4,7 @@
 #include <vector>
 
 #include "tessera/pic/distribution.hpp"
-#include "tessera/pic/error.hpp"
+#include <tessera/runtime/error.hpp>
 #include "tessera/pic/problem.hpp"
 
 namespace tessera::pic {

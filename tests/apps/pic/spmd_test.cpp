@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "tessera/pic/driver/modes.hpp"
-#include "tessera/pic/error.hpp"
+#include <tessera/runtime/error.hpp>
 #include "tessera/pic/lcg.hpp"
 #include "tessera/pic/serial_run.hpp"
 

@@ -3,7 +3,7 @@
 #include <string>
 #include <vector>
 
-#include "tessera/pic/error.hpp"
+#include <tessera/runtime/error.hpp>
 #include "tessera/pic/tile_grid.hpp"
 
 namespace tessera::pic {

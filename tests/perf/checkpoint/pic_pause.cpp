@@ -3,7 +3,7 @@
 #include "raw_io.hpp"
 
 #include "tessera/pic/driver/modes.hpp"
-#include "tessera/pic/error.hpp"
+#include <tessera/runtime/error.hpp>
 
 #include <malloc.h>
 
@@ -75,7 +75,7 @@ PicPause run_pic(MPI_Comm comm, const std::filesystem::path& dir, std::int64_t e
   pic::driver::RunSummary summary;
   try {
     summary = pic::driver::run_amt(*parsed.options, comm);
-  } catch (const pic::InputError& e) {
+  } catch (const tessera::InputError& e) {
     throw std::runtime_error(std::string("tessera-pic: ") + e.what());
   }
   out.total_s = summary.time.total_s;

@@ -13,7 +13,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "tessera/pic/error.hpp"
+#include <tessera/runtime/error.hpp>
 #include "tessera/pic/serial_run.hpp"
 
 namespace {
@@ -86,7 +86,7 @@ int main(int argc, char** argv) {
       fmt::print("  validation      {}\n", validated ? "passed" : "FAILED");
     }
     return validated ? 0 : 1;
-  } catch (const InputError& e) {
+  } catch (const tessera::InputError& e) {
     fmt::print(stderr, "tessera-bench-pic-kernel: {}\n", e.what());
     return 1;
   }

@@ -16,7 +16,7 @@
 #include "tessera/pic/driver/own_communicator.hpp"
 #include "tessera/pic/driver/recut.hpp"
 #include "tessera/pic/driver/time_to_solution.hpp"
-#include "tessera/pic/error.hpp"
+#include <tessera/runtime/error.hpp>
 #include "tessera/pic/id_table.hpp"
 
 namespace tessera::pic::driver {

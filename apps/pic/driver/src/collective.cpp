@@ -6,7 +6,7 @@
 #include <cstdio>
 #include <vector>
 
-#include "tessera/pic/error.hpp"
+#include <tessera/runtime/error.hpp>
 
 namespace tessera::pic::driver {
 

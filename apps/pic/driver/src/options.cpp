@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "tessera/pic/error.hpp"
+#include <tessera/runtime/error.hpp>
 
 namespace tessera::pic::driver {
 

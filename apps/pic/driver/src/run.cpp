@@ -4,7 +4,7 @@
 
 #include "tessera/pic/driver/collective.hpp"
 #include "tessera/pic/driver/modes.hpp"
-#include "tessera/pic/error.hpp"
+#include <tessera/runtime/error.hpp>
 
 namespace tessera::pic::driver {
 

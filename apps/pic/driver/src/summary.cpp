@@ -4,7 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "tessera/pic/error.hpp"
+#include <tessera/runtime/error.hpp>
 
 namespace tessera::pic::driver {
 

@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <numeric>
 
-#include "tessera/pic/error.hpp"
+#include <tessera/runtime/error.hpp>
 
 namespace tessera::pic {
 

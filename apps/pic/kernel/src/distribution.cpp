@@ -9,7 +9,7 @@
 #include <limits>
 #include <numbers>
 
-#include "tessera/pic/error.hpp"
+#include <tessera/runtime/error.hpp>
 
 namespace tessera::pic {
 

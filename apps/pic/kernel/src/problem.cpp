@@ -4,7 +4,7 @@
 
 #include <cmath>
 
-#include "tessera/pic/error.hpp"
+#include <tessera/runtime/error.hpp>
 
 namespace tessera::pic {
 

@@ -2,7 +2,7 @@
 
 #include <fmt/format.h>
 
-#include "tessera/pic/error.hpp"
+#include <tessera/runtime/error.hpp>
 
 namespace tessera::pic {
 

@@ -10,6 +10,7 @@
 /// Non-blocking forms take a callback, run from the progress loop when the result is ready (on
 /// the root for reduce, on every rank for allreduce). Blocking forms run the progress loop until
 /// then; call them from the application's flow, not from inside a handler.
+#include <tessera/runtime/resident.hpp>
 #include <tessera/runtime/runtime.hpp>
 #include <tessera/runtime/spanning_tree.hpp>
 
@@ -64,7 +65,9 @@ struct max {
 };
 }  // namespace op
 
-class Collectives {
+/// One per runtime (Runtime::collectives() makes it on first use), so it is a detail::Resident the
+/// runtime owns without knowing its type.
+class Collectives : public detail::Resident {
  public:
   explicit Collectives(Runtime& rt) : rt_(rt) {}
 

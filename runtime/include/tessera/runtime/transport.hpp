@@ -88,9 +88,9 @@ struct TransportOptions {
   /// Ranks of one node exchange batches through shared-memory rings instead of the network
   /// (`--tessera_shm`); see make_transport().
   bool shared_memory = true;
-  /// Bytes of each shared-memory ring (one per ordered pair of ranks on a node); 0 picks up to
-  /// 1 MiB, within 64 MiB for a node's rings but never under 64 KiB. Batches above a quarter of
-  /// it go through the network.
+  /// Bytes of each shared-memory ring (one per ordered pair of ranks on a node); 0 lets the node's
+  /// rings share 64 MiB, up to 16 MiB per ring and never under 64 KiB. Batches above a quarter
+  /// of it go through the network.
   std::size_t ring_bytes = 0;
   /// Capacity of the pooled buffers that outgoing batches are packed into (a batch that outgrows
   /// one grows on its own and is pooled with the large buffers). Keep it above the coalescing

@@ -1,7 +1,10 @@
 #pragma once
-/// Tessera's one `key=value` parser: the arguments of LB strategies (`--tessera_lb_args`), of the
-/// steal policies (`--tessera_steal_args`) and of transports, each validated against its owner's
-/// key list.
+/// The `key=value` parser of the runtime's extension points: the arguments of LB strategies
+/// (`--tessera_lb_args`), of the steal policies (`--tessera_steal_args`) and of transports
+/// (`--tessera_transport_args`), each validated against its owner's key list. Three smaller
+/// splitters remain outside it, each over a fixed grammar of its own: lbsim's `--synthetic` and
+/// `--work` (tools/lbsim/src/pairs.hpp), the advisor's grid (lb/src/advisor/grid.cpp) and the
+/// test-only fault spec (runtime/src/faulty_transport.cpp).
 ///
 /// Every key has a kind, a default and a one-line meaning (printed by the owner's help). Parsing
 /// rejects, with ArgumentError naming the owner and the key:

@@ -20,12 +20,6 @@
 
 namespace tessera::lbsim {
 
-// A user input lbsim cannot use; the message names the input and what was expected.
-class InputError : public Error {
- public:
-  using Error::Error;
-};
-
 struct SyntheticSpec {
   enum class Distribution { uniform, lognormal };
   std::int64_t objects = 10000;

@@ -16,13 +16,6 @@ namespace tessera::lulesh {
 /// LULESH computes in double precision; the kernel names it as the original does.
 using Real = double;
 
-/// Invalid input to the kernel: the message names the option, its value and what was expected,
-/// so a driver prints it as is (on every rank alike) before any cycle runs.
-class InputError : public Error {
- public:
-  using Error::Error;
-};
-
 /// The original's command-line options that shape the problem (its `-s`, `-r`, `-b`, `-c`), plus
 /// the domain count the original takes from the number of MPI ranks.
 struct Problem {

@@ -39,12 +39,6 @@ struct Result {
   std::string restarted_from;    ///< the checkpoint directory restarted from (empty: none)
 };
 
-/// Raised on every rank alike, before any communication, when the job cannot run the options:
-/// bad input, so a tessera::Error (its message names the flag).
-struct RunError : Error {
-  using Error::Error;
-};
-
 /// Plain MPI over `comm`. RunError when a rank's block would be empty (more ranks in a grid
 /// direction than points).
 Result run_mpi(const Options& options, MPI_Comm comm);

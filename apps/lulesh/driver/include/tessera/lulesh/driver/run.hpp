@@ -24,12 +24,6 @@ class Context;
 
 namespace tessera::lulesh {
 
-/// Raised on every rank alike when the job cannot run: a restart from a checkpoint of another
-/// problem or domain count, or a fault (the original's VolumeError or QStopError).
-struct RunError : Error {
-  using Error::Error;
-};
-
 /// What a run gives, identical on every rank.
 struct Result {
   std::int64_t cycles = 0;

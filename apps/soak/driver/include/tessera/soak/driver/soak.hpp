@@ -66,12 +66,6 @@ struct Result {
   std::string restarted_from;     ///< the checkpoint restarted from, or empty
 };
 
-/// An input error found after the runtime started (a checkpoint of another workload), the same
-/// on every rank: a tessera::Error naming the flag.
-struct RunError : Error {
-  using Error::Error;
-};
-
 /// Collective: runs the soak. Throws RunError when a restart's checkpoint does not match the
 /// options. Exactly-once violations do not throw: they are in the totals.
 Result run_soak(const Options& options, Context& ctx);
