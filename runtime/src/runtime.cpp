@@ -151,8 +151,8 @@ Runtime::Runtime(int& argc, char**& argv, RuntimeOptions options) {
     // Transport set-up fails alike on every rank (the ofi provider choice is agreed collectively).
     fail_start_up(e, options.exit_on_flag_error);
   }
-  outbox_ = std::make_unique<detail::Outbox>(*transport_, rank_, size_, flags_.coalesce_bytes);
-  outbox_->set_tracer(tracer_);
+  outbox_.attach(*transport_, rank_, size_, flags_.coalesce_bytes);
+  outbox_.set_tracer(tracer_);
   idle_.set_tracer(tracer_);
   log_->debug("started: {} ranks, {} MPI, idle spin {} us", size_, owns_mpi_ ? "standalone" : "interop",
               idle_spin_us_);
@@ -166,7 +166,6 @@ Runtime::~Runtime() {
   if (trace_) finish_trace();
   pollers_.clear();
   collectives_.reset();
-  outbox_.reset();
   transport_.reset();
   MPI_Comm_free(&comm_);
   if (owns_mpi_) MPI_Finalize();
@@ -201,7 +200,7 @@ void Runtime::start_trace(bool exit_on_error) {
 
 void Runtime::finish_trace() {
   tracer_ = nullptr;
-  outbox_->set_tracer(nullptr);
+  outbox_.set_tracer(nullptr);
   idle_.set_tracer(nullptr);
   trace_->close();
   trace_.reset();
@@ -246,8 +245,8 @@ void Runtime::deliver(int source, std::span<const std::byte> record) {
     // a whole step (a collection broadcast runs every local element), and the children's copies
     // would otherwise wait in their outboxes until the end of this turn, serializing the ranks.
     for (int child : spanning_tree_children(rank_, envelope.root, size_, flags_.tree_fanout)) {
-      outbox_->copy_record(child, record);
-      outbox_->flush_to(child);
+      outbox_.copy_record(child, record);
+      outbox_.flush_to(child);
     }
   }
   dispatch(envelope, source, record, flow);
@@ -268,7 +267,7 @@ void Runtime::dispatch(const Envelope& envelope, int source, std::span<const std
     return;
   }
   const bool counted = !envelope.is_system();
-  MessageObserver* observer = outbox_->observer();
+  MessageObserver* observer = outbox_.observer();
   if (counted && observer != nullptr) observer->on_deliver(envelope, source);
   const EpochId outer = current_epoch_;
   current_epoch_ = envelope.epoch;
@@ -301,8 +300,8 @@ bool Runtime::progress() {
   flush();
   // Only what was queued when the turn began, so a handler that sends to its own rank cannot
   // starve the network.
-  outbox_->flush_to(rank_);
-  std::deque<Buffer>& local_batches = outbox_->local_batches();
+  outbox_.flush_to(rank_);
+  std::deque<Buffer>& local_batches = outbox_.local_batches();
   if (!local_batches.empty() || !local_work_.empty()) idle_.found_work();
   for (std::size_t n = local_batches.size(); n > 0 && !local_batches.empty(); --n) {
     Buffer batch = std::move(local_batches.front());
@@ -361,7 +360,7 @@ void Runtime::drain() {
   while (true) {
     while (progress()) {
     }
-    std::uint64_t local[2] = {outbox_->total_sent(), total_handled_};
+    std::uint64_t local[2] = {outbox_.total_sent(), total_handled_};
     std::uint64_t global[2] = {0, 0};
     MPI_Request request;
     MPI_Iallreduce(local, global, 2, MPI_UINT64_T, MPI_SUM, comm_, &request);

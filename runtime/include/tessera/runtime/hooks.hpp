@@ -39,7 +39,7 @@ class RuntimeHooks {
   }
   /// An empty record for send_record, with room for `payload_bytes` (Runtime::kRecordHeaderBytes
   /// at its front are the runtime's).
-  Buffer record_buffer(std::size_t payload_bytes) { return rt_.outbox_->record_buffer(payload_bytes); }
+  Buffer record_buffer(std::size_t payload_bytes) { return rt_.outbox_.record_buffer(payload_bytes); }
   /// One record whose payload the caller encoded (serial::encode of F's parameters, in order)
   /// after the first kRecordHeaderBytes of `record` (see record_buffer). It leaves as its own
   /// transport message, after everything already queued for `dest`, and is never copied: for
@@ -47,7 +47,8 @@ class RuntimeHooks {
   /// than the message. A rank outside [0, size) is fatal.
   template <auto F, Invoker I>
   void send_record(int dest, std::uint64_t target, std::uint16_t flags, Buffer&& record) {
-    rt_.send_record<F, I>(dest, target, flags, std::move(record));
+    rt_.check_rank(dest);
+    rt_.outbox_.send_whole(dest, rt_.make_envelope<F, I>(target, flags, rt_.rank_), std::move(record));
   }
 
   /// send_record for one large record whose payload `encode(Buffer&)` appends to the record it
@@ -57,7 +58,9 @@ class RuntimeHooks {
   /// of three times. Same order and counting as send_record.
   template <auto F, Invoker I, class Encode>
   void send_encoded(int dest, std::uint64_t target, std::uint16_t flags, std::size_t payload_bytes, Encode&& encode) {
-    rt_.send_encoded<F, I>(dest, target, flags, payload_bytes, std::forward<Encode>(encode));
+    rt_.check_rank(dest);
+    rt_.outbox_.send_encoded(dest, rt_.make_envelope<F, I>(target, flags, rt_.rank_), payload_bytes,
+                             std::forward<Encode>(encode));
   }
 
   /// A function the progress loop calls every turn; returns true when it did work.
@@ -71,7 +74,7 @@ class RuntimeHooks {
   /// The epoch stamped on messages sent from now on (the termination layer's).
   void set_current_epoch(EpochId epoch) { rt_.current_epoch_ = epoch; }
   /// The observer of counted messages (nullptr removes it).
-  void set_observer(MessageObserver* observer) { rt_.outbox_->set_observer(observer); }
+  void set_observer(MessageObserver* observer) { rt_.outbox_.set_observer(observer); }
   /// Turns on idle accounting on either clock (the instrumentation's).
   void account_idle(bool wall_clock, bool cpu_clock) { rt_.idle_.account(wall_clock, cpu_clock); }
 

@@ -53,9 +53,16 @@ class Outbox {
   /// envelope.
   static constexpr std::size_t kRecordHeaderBytes = sizeof(std::uint64_t) + sizeof(Envelope);
 
-  /// `transport` must outlive the outbox; `ranks` is the communicator's size.
-  Outbox(Transport& transport, int rank, int ranks, std::size_t coalesce_bytes)
-      : transport_(&transport), rank_(rank), coalesce_bytes_(coalesce_bytes), batches_(static_cast<std::size_t>(ranks)) {}
+  /// Sends nothing until attached: the runtime holds its outbox by value (no indirection on the
+  /// send path) and attaches it once the transport exists.
+  Outbox() = default;
+  /// `transport` must outlive every later send; `ranks` is the communicator's size.
+  void attach(Transport& transport, int rank, int ranks, std::size_t coalesce_bytes) {
+    transport_ = &transport;
+    rank_ = rank;
+    coalesce_bytes_ = coalesce_bytes;
+    batches_.resize(static_cast<std::size_t>(ranks));
+  }
 
   /// Packs handler F's arguments behind `envelope` into `dest`'s batch.
   template <auto F, class... A>
@@ -155,9 +162,9 @@ class Outbox {
     }
   }
 
-  Transport* transport_;
-  int rank_;
-  std::size_t coalesce_bytes_;
+  Transport* transport_ = nullptr;
+  int rank_ = 0;
+  std::size_t coalesce_bytes_ = 0;
   std::vector<Buffer> batches_;  // per destination rank; this rank's own is its local inbox
   std::vector<int> unflushed_;   // ranks whose batch holds records
   std::deque<Buffer> local_batches_;

@@ -142,7 +142,7 @@ class Runtime {
   static constexpr std::size_t kRecordHeaderBytes = detail::Outbox::kRecordHeaderBytes;
 
   /// Sends every partly filled outgoing batch now (each scheduler turn does this too).
-  void flush() { outbox_->flush(); }
+  void flush() { outbox_.flush(); }
 
   /// Queues `work` to run on this rank from the progress loop, after work already queued.
   void post_local(std::function<void()> work) { local_work_.push_back(std::move(work)); }
@@ -157,7 +157,7 @@ class Runtime {
   /// that the application may not run before its next MPI call.
   template <class Pred>
   void run_until(Pred&& done) {
-    IdleBackoff idle = make_idle();
+    IdleBackoff idle(spin_, flags_.idle_yield_us, flags_.idle_sleep_max_us);
     while (!done()) {
       if (progress()) {
         idle.reset();
@@ -189,7 +189,7 @@ class Runtime {
   EpochId current_epoch() const { return current_epoch_; }
 
   /// Counted (non-system) messages this rank has sent and handled since start.
-  std::uint64_t messages_sent() const { return outbox_->counted_sent(); }
+  std::uint64_t messages_sent() const { return outbox_.counted_sent(); }
   std::uint64_t messages_handled() const { return counted_handled_; }
 
  private:
@@ -198,24 +198,16 @@ class Runtime {
 
   template <auto F, detail::Invoker I, class... A>
   void send_to(int dest, std::uint64_t target, std::uint16_t flags, A&&... args) {
-    if (dest < 0 || dest >= size_) bad_rank(dest);
-    outbox_->pack<F>(dest, make_envelope<F, I>(target, flags, rank_), std::forward<A>(args)...);
+    check_rank(dest);
+    outbox_.pack<F>(dest, make_envelope<F, I>(target, flags, rank_), std::forward<A>(args)...);
   }
   // Down the spanning tree rooted at this rank, then here.
   template <auto F, detail::Invoker I, class... A>
   void broadcast_to(std::uint64_t target, std::uint16_t flags, A&&... args) {
-    outbox_->pack<F>(rank_, make_envelope<F, I>(target, flags | Envelope::kBroadcast, rank_), std::forward<A>(args)...);
+    outbox_.pack<F>(rank_, make_envelope<F, I>(target, flags | Envelope::kBroadcast, rank_), std::forward<A>(args)...);
   }
-  template <auto F, detail::Invoker I>
-  void send_record(int dest, std::uint64_t target, std::uint16_t flags, Buffer&& record) {
+  void check_rank(int dest) const {
     if (dest < 0 || dest >= size_) bad_rank(dest);
-    outbox_->send_whole(dest, make_envelope<F, I>(target, flags, rank_), std::move(record));
-  }
-  template <auto F, detail::Invoker I, class Encode>
-  void send_encoded(int dest, std::uint64_t target, std::uint16_t flags, std::size_t payload_bytes,
-                    Encode&& encode) {
-    if (dest < 0 || dest >= size_) bad_rank(dest);
-    outbox_->send_encoded(dest, make_envelope<F, I>(target, flags, rank_), payload_bytes, std::forward<Encode>(encode));
   }
   template <auto F, detail::Invoker I>
   Envelope make_envelope(std::uint64_t target, std::uint16_t flags, int root) const {
@@ -238,7 +230,6 @@ class Runtime {
   [[noreturn]] void fail_start_up(const Error& error, bool exit_on_error);
   void finish_trace();
   [[noreturn]] void bad_rank(int dest) const;
-  IdleBackoff make_idle() { return IdleBackoff(spin_, flags_.idle_yield_us, flags_.idle_sleep_max_us); }
 
   static constexpr int kAwaitTries = 16;
   static constexpr int kBatchesPerTurn = 16;
@@ -257,7 +248,7 @@ class Runtime {
   NodeMap nodes_;
   std::shared_ptr<spdlog::logger> log_;
   std::unique_ptr<Transport> transport_;
-  std::unique_ptr<detail::Outbox> outbox_;
+  detail::Outbox outbox_;
   std::unique_ptr<detail::Resident> collectives_;  // a Collectives, made by collectives() on first use
   std::deque<std::function<void()>> local_work_;
   std::vector<std::function<bool()>> pollers_;
