@@ -8,6 +8,8 @@
 #include <tessera/tessera.hpp>
 
 #include <gtest/gtest.h>
+
+#include "../../support/rank_failure_printer.hpp"
 #include <mpi.h>
 
 #include <ctime>
@@ -102,10 +104,7 @@ int main(int argc, char** argv) {
   int rank = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   ::testing::InitGoogleTest(&argc, argv);
-  if (rank != 0) {
-    auto& listeners = ::testing::UnitTest::GetInstance()->listeners();
-    delete listeners.Release(listeners.default_result_printer());
-  }
+  tessera::testing::quiet_other_ranks(rank);
   const int failed = RUN_ALL_TESTS();
   int any = 0;
   MPI_Allreduce(&failed, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);

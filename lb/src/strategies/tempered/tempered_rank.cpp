@@ -170,26 +170,8 @@ void TemperedRank::accept_arrivals(comm::Communicator& ctx) {
     arrivals_.clear();
     return answer();
   }
-  // Most loaded sender first (it gains most from being admitted); ties by rank, then by the
-  // sender's own order, so the decision is a function of the proposals alone.
-  struct Candidate {
-    double sender_load;
-    Rank source;
-    std::size_t message;
-    std::size_t index;
-  };
-  std::vector<Candidate> candidates;
-  for (std::size_t m = 0; m < arrivals_.size(); ++m) {
-    const TransferMessage& message = arrivals_[m].second;
-    for (std::size_t i = 0; i < message.objects.size(); ++i)
-      candidates.push_back(Candidate{i < message.sender_loads.size() ? message.sender_loads[i] : 0.0,
-                                     arrivals_[m].first, m, i});
-  }
-  std::stable_sort(candidates.begin(), candidates.end(), [](const Candidate& a, const Candidate& b) {
-    return a.sender_load != b.sender_load ? a.sender_load > b.sender_load : a.source < b.source;
-  });
   double own = load();
-  for (const Candidate& c : candidates) {
+  for (const Candidate& c : candidates()) {
     const Held& held = arrivals_[c.message].second.objects[c.index];
     if (criterion_holds(options.criterion, own, held.object.load, shared_->average, c.sender_load)) {
       own += held.object.load;
@@ -202,6 +184,21 @@ void TemperedRank::accept_arrivals(comm::Communicator& ctx) {
   }
   arrivals_.clear();
   answer();
+}
+
+std::vector<TemperedRank::Candidate> TemperedRank::candidates() const {
+  std::vector<Candidate> out;
+  for (std::size_t m = 0; m < arrivals_.size(); ++m) {
+    const TransferMessage& message = arrivals_[m].second;
+    for (std::size_t i = 0; i < message.objects.size(); ++i)
+      out.push_back(Candidate{i < message.sender_loads.size() ? message.sender_loads[i] : 0.0, arrivals_[m].first, m, i});
+  }
+  // Most loaded sender first (it gains most from being admitted); ties by rank, then by the
+  // sender's own order, so the decision is a function of the proposals alone.
+  std::stable_sort(out.begin(), out.end(), [](const Candidate& a, const Candidate& b) {
+    return a.sender_load != b.sender_load ? a.sender_load > b.sender_load : a.source < b.source;
+  });
+  return out;
 }
 
 void TemperedRank::on_returned(comm::Communicator& ctx, const TransferMessage& message) {

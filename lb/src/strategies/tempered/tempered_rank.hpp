@@ -502,6 +502,17 @@ class TemperedRank {
   double headroom() const { return has_limit() ? limit_ - modeled().memory() : HUGE_VAL; }
   // What this rank tells senders about its blocks (Shared::blocks only).
   PeerBlocks own_blocks() const;
+  // An arrived object (arrivals_[message].second.objects[index]) and its sender's load, or work
+  // with the model on, when it decided to send it (seconds).
+  struct Candidate {
+    double sender_load;
+    Rank source;
+    std::size_t message;
+    std::size_t index;
+  };
+  // Every arrived object in the order receivers admit them: most loaded sender first, ties by
+  // rank, then by the sender's own order.
+  std::vector<Candidate> candidates() const;
   // Work-model TRANSFER (distributed) and admission of arrivals.
   void propose_modeled(comm::Communicator& ctx);
   void admit_modeled(comm::Communicator& ctx);

@@ -297,32 +297,15 @@ void TemperedRank::propose_modeled(comm::Communicator& ctx) {
 void TemperedRank::admit_modeled(comm::Communicator& ctx) {
   const TemperedOptions& options = *shared_->options;
   const bool check_work = options.admit == TemperedOptions::Admit::receiver;
-  struct Candidate {
-    double sender_work;
-    Rank source;
-    std::size_t message;
-    std::size_t index;
-  };
-  std::vector<Candidate> candidates;
-  for (std::size_t m = 0; m < arrivals_.size(); ++m) {
-    const TransferMessage& message = arrivals_[m].second;
-    for (std::size_t i = 0; i < message.objects.size(); ++i)
-      candidates.push_back(Candidate{i < message.sender_loads.size() ? message.sender_loads[i] : 0.0,
-                                     arrivals_[m].first, m, i});
-  }
-  // Most loaded sender first, as in the load-only admission.
-  std::stable_sort(candidates.begin(), candidates.end(), [](const Candidate& a, const Candidate& b) {
-    return a.sender_work != b.sender_work ? a.sender_work > b.sender_work : a.source < b.source;
-  });
   RankWork state = modeled();
   std::map<Rank, TransferMessage> back;
   std::vector<bool> unit_done(arrivals_.size(), false);
-  for (const Candidate& c : candidates) {
+  for (const Candidate& c : candidates()) {  // most loaded sender first; loads are work here
     TransferMessage& message = arrivals_[c.message].second;
     Held& held = message.objects[c.index];
     if (message.swap_id >= 0 && held.object.memory.shared_id == message.swap_id && held.origin == message.swap_home) {
       // A swap's unit is decided whole when its first object comes up (its sender's largest work).
-      if (!unit_done[c.message]) admit_swap(state, message, c.source, c.sender_work, back[c.source].objects);
+      if (!unit_done[c.message]) admit_swap(state, message, c.source, c.sender_load, back[c.source].objects);
       unit_done[c.message] = true;
       continue;
     }
@@ -333,7 +316,7 @@ void TemperedRank::admit_modeled(comm::Communicator& ctx) {
     } else if (check_work) {
       const double after = state.work_with(held.object, held.edges, held.origin);
       admit = options.criterion == TemperedOptions::Criterion::grapevine ? after < shared_->average
-                                                                          : after < c.sender_work;
+                                                                          : after < c.sender_load;
       if (!admit) ++rejected_;
     }
     if (admit) {
