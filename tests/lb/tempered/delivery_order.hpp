@@ -1,7 +1,7 @@
 #pragma once
 // The check every order-independence test makes: a TemperedLB in deterministic mode gives the same
 // plan and the same per-iteration report (transfers, rejections by cause, swaps, imbalance) whether its
-// messages arrive in FIFO order or in two seeded random orders.
+// messages arrive in FIFO order, in two seeded random orders, or eagerly (ScrambledBackend).
 
 #include <gtest/gtest.h>
 
@@ -18,9 +18,9 @@ inline Plan expect_same_in_any_delivery_order(TemperedLB& lb, const std::vector<
   comm::VirtualBackend fifo_backend(static_cast<Rank>(ranks.size()));
   const Plan fifo = lb.run(fifo_backend, ranks);
   const auto fifo_report = lb.report();
-  for (std::uint64_t order : {1u, 2u}) {
-    ScrambledBackend scrambled(static_cast<Rank>(ranks.size()), order);
-    EXPECT_EQ(lb.run(scrambled, ranks), fifo) << "delivery order " << order;
+  for (std::uint64_t order : {1u, 2u, 3u}) {
+    ScrambledBackend scrambled(static_cast<Rank>(ranks.size()), order, order == 3);
+    EXPECT_EQ(lb.run(scrambled, ranks), fifo) << "delivery order " << order << (order == 3 ? " (eager)" : "");
     EXPECT_EQ(lb.report().iterations.size(), fifo_report.iterations.size());
     if (lb.report().iterations.size() != fifo_report.iterations.size()) continue;
     for (std::size_t i = 0; i < fifo_report.iterations.size(); ++i) {

@@ -3,6 +3,10 @@
 // seeded random order instead of FIFO: it stands for a live job, where arrival order across ranks
 // is not under anyone's control. A strategy whose deterministic mode is really order-independent
 // produces the same plan on it as on VirtualBackend.
+//
+// Eager (the third argument): each rank's step is followed at once by the delivery of everything
+// pending, before the next rank's step, as when a faster rank's messages reach a slower one that
+// has not yet taken the same collective step (a live job under any load).
 
 #include <numeric>
 #include <random>
@@ -15,7 +19,8 @@ namespace tessera::lb::testing {
 
 class ScrambledBackend final : public comm::Backend {
  public:
-  ScrambledBackend(Rank ranks, std::uint64_t seed) : ranks_(static_cast<std::size_t>(ranks)), order_(seed) {
+  ScrambledBackend(Rank ranks, std::uint64_t seed, bool eager = false)
+      : ranks_(static_cast<std::size_t>(ranks)), order_(seed), eager_(eager) {
     std::iota(ranks_.begin(), ranks_.end(), Rank{0});
   }
 
@@ -28,7 +33,10 @@ class ScrambledBackend final : public comm::Backend {
   void remove_handler(comm::HandlerId id) override { handlers_.at(id) = nullptr; }
   // Hosted ranks take their steps in descending order, unlike VirtualBackend.
   void for_each_local(const std::function<void(Rank)>& step) override {
-    for (auto r = ranks_.rbegin(); r != ranks_.rend(); ++r) step(*r);
+    for (auto r = ranks_.rbegin(); r != ranks_.rend(); ++r) {
+      step(*r);
+      if (eager_) run_until_quiet();
+    }
   }
   void run_on(Rank, const std::function<void()>& step) override { step(); }
   void send(Rank source, Rank dest, comm::HandlerId handler, comm::Payload bytes) override {
@@ -60,6 +68,7 @@ class ScrambledBackend final : public comm::Backend {
   std::vector<comm::RawHandler> handlers_;
   std::vector<Envelope> pending_;
   std::mt19937_64 order_;
+  bool eager_ = false;
 };
 
 }  // namespace tessera::lb::testing

@@ -10,7 +10,7 @@
 
 namespace tessera::lb::tempered {
 
-GossipView::GossipView(std::span<const std::byte> bytes) {
+GossipView::GossipView(std::span<const std::byte> bytes) : encoding_(bytes) {
   std::size_t at = 0;
   const auto take = [&](void* into, std::size_t size) {
     if (size > bytes.size() - at) throw std::out_of_range("GossipMessage payload truncated");
@@ -213,6 +213,8 @@ void TemperedRank::reset_knowledge() {
   const auto cap = static_cast<std::size_t>(shared_->options->max_known);
   known_.limit(cap, cap != 0 ? stream(Stage::knowledge, 0).bits() : 0);
   reached_round_ = 0;
+  stepped_ = -1;
+  early_.clear();
   forwarded_.assign(static_cast<std::size_t>(shared_->rounds) + 1, false);
   forwards_left_ = std::max(0, shared_->rounds - 1);
 }
@@ -227,17 +229,32 @@ bool TemperedRank::knowledge_read_later(int round) const {
 
 void TemperedRank::inform(comm::Communicator& ctx) {
   const double own = value();
-  if (!(own < shared_->average)) return;
-  const PeerBlocks blocks = shared_->blocks ? own_blocks() : PeerBlocks{};
-  known_.add(rank_, own, shared_->size, headroom(), &blocks);
-  Random random = stream(Stage::inform, 0);
-  send_gossip(ctx, 1, random);
+  if (own < shared_->average) {
+    const PeerBlocks blocks = shared_->blocks ? own_blocks() : PeerBlocks{};
+    known_.add(rank_, own, shared_->size, headroom(), &blocks);
+    Random random = stream(Stage::inform, 0);
+    send_gossip(ctx, 1, random);
+  }
+  if (shared_->options->deterministic) end_step(ctx, 0);
 }
 
 void TemperedRank::forward_if_reached(comm::Communicator& ctx, int round) {
-  if (reached_round_ != round || round >= shared_->rounds) return;
-  Random random = stream(Stage::forward, static_cast<std::uint64_t>(round));
-  send_gossip(ctx, round + 1, random);
+  if (reached_round_ == round && round < shared_->rounds) {
+    Random random = stream(Stage::forward, static_cast<std::uint64_t>(round));
+    send_gossip(ctx, round + 1, random);
+  }
+  end_step(ctx, round);
+}
+
+void TemperedRank::end_step(comm::Communicator& ctx, int round) {
+  stepped_ = round;
+  std::vector<std::vector<std::byte>> later;
+  for (std::vector<std::byte>& bytes : early_) {
+    const GossipView message(bytes);
+    if (message.round() <= stepped_ + 1) absorb(ctx, message);
+    else later.push_back(std::move(bytes));
+  }
+  early_ = std::move(later);
 }
 
 void TemperedRank::report_underload(comm::Communicator& ctx) {
@@ -270,6 +287,14 @@ void TemperedRank::learn_all(const std::vector<double>& underloads, const std::v
 }
 
 void TemperedRank::on_gossip(comm::Communicator& ctx, const GossipView& message) {
+  if (shared_->options->deterministic && message.round() > stepped_ + 1) {
+    early_.emplace_back(message.bytes().begin(), message.bytes().end());
+    return;
+  }
+  absorb(ctx, message);
+}
+
+void TemperedRank::absorb(comm::Communicator& ctx, const GossipView& message) {
   // A rank's load does not change during an inform stage, so a rank heard of twice carries the
   // same load both times and the union does not depend on arrival order.
   const std::int32_t heard = message.round();

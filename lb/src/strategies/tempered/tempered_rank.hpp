@@ -114,6 +114,8 @@ class GossipView {
   using encoded = GossipMessage;
   // Throws std::out_of_range if `bytes` is not a GossipMessage's encoding.
   explicit GossipView(std::span<const std::byte> bytes);
+  // The encoding it reads (valid as long as the bytes it was made from).
+  std::span<const std::byte> bytes() const { return encoding_; }
   std::int32_t round() const { return round_; }
   std::size_t size() const { return size_; }
   bool has_headrooms() const { return headrooms_ != nullptr; }
@@ -132,6 +134,7 @@ class GossipView {
     std::memcpy(&value, at + i * sizeof(T), sizeof(T));
     return value;
   }
+  std::span<const std::byte> encoding_;
   std::int32_t round_ = 0;
   std::size_t size_ = 0;
   const std::byte* ranks_ = nullptr;
@@ -451,6 +454,11 @@ class TemperedRank {
   std::vector<double> take_underloads() { return std::move(underloads_); }
   std::vector<PeerBlocks> take_underload_blocks() { return std::move(underload_blocks_); }
   void learn_all(const std::vector<double>& underloads, const std::vector<PeerBlocks>& blocks);
+  // A message of round r is merged once this rank has run its own step r - 1 (inform for r = 1,
+  // forward_if_reached(r - 1) after): in deterministic mode a faster rank's step can reach this
+  // rank before this rank ran the same step, and merging early would change what this rank
+  // forwards, and whether it forwards at all, against lbsim's sequential replay. Such a message
+  // is kept (a copy of its bytes) until the step.
   void on_gossip(comm::Communicator& ctx, const GossipView& message);
 
   // --- transfer (Algorithm 2) ---
@@ -497,6 +505,10 @@ class TemperedRank {
   // Removes the accepted objects from held_ and returns them, in decision order.
   std::vector<Held> take_accepted(const TransferOutcome& outcome);
   void send_gossip(comm::Communicator& ctx, int round, Random& random);
+  // Merges a message (and, without deterministic rounds, forwards it).
+  void absorb(comm::Communicator& ctx, const GossipView& message);
+  // Deterministic rounds: this rank ran its step `round` (0: inform); merges what was kept for it.
+  void end_step(comm::Communicator& ctx, int round);
   // The work and memory of the current proposal.
   RankWork modeled() const;
   double headroom() const { return has_limit() ? limit_ - modeled().memory() : HUGE_VAL; }
@@ -557,6 +569,8 @@ class TemperedRank {
   std::vector<Held> best_;
   Knowledge known_;
   int reached_round_ = 0;            // highest gossip round received (synchronous mode)
+  int stepped_ = -1;                 // synchronous mode: the last step run this stage (0: inform)
+  std::vector<std::vector<std::byte>> early_;  // synchronous mode: messages ahead of stepped_ + 1
   std::vector<bool> forwarded_;      // per round: already forwarded (asynchronous mode)
   int forwards_left_ = 0;            // rounds 1..k-1 not yet forwarded (asynchronous mode)
   bool transferring_ = false;        // reads its knowledge in the transfer stage
