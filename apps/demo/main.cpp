@@ -66,5 +66,7 @@ int main(int argc, char** argv) {
 
   const bool ok = all_hellos == p * p && min_total == expected_each && hops == 10 * p && sums[1] == p;
   say(ok ? "demo: all checks passed" : "demo: CHECK FAILED");
-  return ok ? 0 : 1;
+  const tessera::FinalizeStatus finished = ctx.finalize();  // collective: LB data, report, advice
+  if (!finished && finished.rank == rt.rank()) fmt::print(stderr, "tessera-demo: {}\n", finished.message);
+  return ok && finished ? 0 : 1;
 }

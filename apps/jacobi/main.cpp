@@ -2,6 +2,7 @@
 #include "tessera/jacobi/driver/modes.hpp"
 #include "tessera/jacobi/driver/options.hpp"
 
+#include <tessera/apps/finish.hpp>
 #include <tessera/apps/spmd_app.hpp>
 #include <tessera/tessera.hpp>
 
@@ -51,7 +52,7 @@ int run(int argc, char** argv) {
     if (rank == 0) std::fprintf(stderr, "tessera-jacobi: %s\n", e.what());
     return 2;
   }
-  return 0;
+  return tessera::apps::finish("tessera-jacobi", ctx);
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 #include "tessera/lulesh/driver/report.hpp"
 #include "tessera/lulesh/driver/run.hpp"
 
+#include <tessera/apps/finish.hpp>
 #include <tessera/apps/spmd_app.hpp>
 #include <tessera/tessera.hpp>
 
@@ -28,7 +29,7 @@ int run(int argc, char** argv) {
     if (rank == 0) std::fprintf(stderr, "tessera-lulesh: %s\n", e.what());
     return 2;
   }
-  return 0;
+  return tessera::apps::finish("tessera-lulesh", ctx);
 }
 
 }  // namespace

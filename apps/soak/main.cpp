@@ -2,6 +2,7 @@
 #include "tessera/soak/driver/options.hpp"
 #include "tessera/soak/driver/soak.hpp"
 
+#include <tessera/apps/finish.hpp>
 #include <tessera/apps/spmd_app.hpp>
 #include <tessera/tessera.hpp>
 
@@ -55,7 +56,7 @@ int run(int argc, char** argv) {
                    static_cast<unsigned long long>(t.corrupted));
     return 1;
   }
-  return 0;
+  return tessera::apps::finish("tessera-soak", ctx);
 }
 
 }  // namespace

@@ -82,40 +82,60 @@ void Context::start(int& argc, char**& argv, MPI_Comm app_comm, const ContextOpt
 }
 
 Context::~Context() {
+  const FinalizeStatus status = finalize();
+  // A failure the program did not ask about: printed by a rank that met it, never thrown.
+  if (!status.ok && status.rank == runtime_->rank()) std::fprintf(stderr, "tessera: %s\n", status.message.c_str());
+  lb_manager_.reset();
+  termination_.reset();
+}
+
+FinalizeStatus Context::finalize() {
+  if (finalized_) return *finalized_;
   if (Tracer* tracer = runtime_->tracer()) {
     const std::int64_t phase = phases_->phase();
     tracer->async_end("phase", fmt::format("phase {}", phase), static_cast<std::uint64_t>(phase));
   }
+  std::string failure;
   if (lb_data_) {
     lb_data_->set_migrations(lb_manager_->migrated_bytes(), lb_manager_->migration_seconds());
     try {
       lb_data_->write();
     } catch (const std::exception& e) {
-      fatal("{}", e.what());
+      failure = e.what();
     }
   }
-  if (!lb_data_flags_.report.empty()) {
-    runtime_->collectives().barrier();  // every rank's file is complete
-    if (runtime_->rank() == 0) {
-      try {
-        lb::ReportOptions options;
-        options.title = "Tessera LB report: " + lb_data_flags_.stem().string();
-        const lb::LbData data = lb::read_lb_data(lb_data_flags_.stem());
-        lb::CostModel cost;
-        cost.fixed_loads_counted = lb_manager_->counts_fixed_loads();
-        lb::add_advice(data, 10, cost, options);
-        lb::write_report(data, options, lb_data_flags_.report);
-      } catch (const std::exception& e) {
-        fatal("--tessera_lb_report={}: {}", lb_data_flags_.report, e.what());
-      }
-    }
+  // Every rank's file is complete (or some rank failed) once the verdict is agreed; the report
+  // and the advice read every rank's file, so they run only when every rank wrote its own.
+  const auto agree = [this](std::string local) {
+    const int first = runtime_->collectives().allreduce(local.empty() ? runtime_->size() : runtime_->rank(), op::min{});
+    if (first == runtime_->size()) return FinalizeStatus{};
+    if (first != runtime_->rank()) return FinalizeStatus{false, first, fmt::format("rank {} could not finish the run's output", first)};
+    return FinalizeStatus{false, first, local};
+  };
+  FinalizeStatus status = agree(failure);
+  if (status.ok && (!lb_data_flags_.report.empty() || lb_data_flags_.advise)) {
+    std::string written;
+    if (runtime_->rank() == 0 && !lb_data_flags_.report.empty()) written = write_report();
+    if (runtime_->rank() == 0 && written.empty() && lb_data_flags_.advise) written = print_advice();
+    status = agree(written);
   }
-  if (lb_data_flags_.advise) {
-    if (lb_data_flags_.report.empty()) runtime_->collectives().barrier();  // every rank's file is complete
-    if (runtime_->rank() == 0) print_advice();
+  finalized_ = status;
+  return status;
+}
+
+std::string Context::write_report() const {
+  try {
+    lb::ReportOptions options;
+    options.title = "Tessera LB report: " + lb_data_flags_.stem().string();
+    const lb::LbData data = lb::read_lb_data(lb_data_flags_.stem());
+    lb::CostModel cost;
+    cost.fixed_loads_counted = lb_manager_->counts_fixed_loads();
+    lb::add_advice(data, 10, cost, options);
+    lb::write_report(data, options, lb_data_flags_.report);
+  } catch (const std::exception& e) {
+    return fmt::format("--tessera_lb_report={}: {}", lb_data_flags_.report, e.what());
   }
-  lb_manager_.reset();
-  termination_.reset();
+  return {};
 }
 
 collections::PhaseRecord Context::phase_end() {

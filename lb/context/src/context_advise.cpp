@@ -11,13 +11,13 @@
 
 namespace tessera {
 
-void Context::print_advice() const {
+std::string Context::print_advice() const {
   try {
     const lb::LbData data = lb::read_lb_data(lb_data_flags_.stem());
     const auto ids = data.phase_ids();
     if (ids.empty()) {
       fmt::print("tessera lb advise: no phases recorded, nothing to advise\n");
-      return;
+      return {};
     }
     const lb::ReplayData replay(data, ids.front(), ids.back());
     lb::CostModel cost;
@@ -38,8 +38,9 @@ void Context::print_advice() const {
     }
     std::fflush(stdout);
   } catch (const std::exception& e) {
-    fatal("--tessera_lb_advise: {}", e.what());
+    return fmt::format("--tessera_lb_advise: {}", e.what());
   }
+  return {};
 }
 
 }  // namespace tessera

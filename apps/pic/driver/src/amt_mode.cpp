@@ -276,6 +276,8 @@ RunSummary run_amt(const Options& options, MPI_Comm parent) {
   summary.time = time;
   summary.per_step = recorder.records();
   add_totals(summary);
+  // The LB data, report and advice: a failure there ends the job non-zero (main aborts on it).
+  if (const FinalizeStatus finished = ctx.finalize(); !finished) throw RunError(finished.message);
   return summary;
 }
 

@@ -8,7 +8,8 @@
 ///       tiles.broadcast_from_this_rank<&Tile::relax>();
 ///       ctx.phase_end();                           // collective: closes the phase, balances
 ///     }                                            // when the --tessera_lb_ flags say so
-///   }                                              // LB data written here if requested
+///     return ctx.finalize() ? 0 : 1;               // collective: LB data, report, advice
+///   }
 ///
 /// Task collections (work stealing) start from the steal flags the same way:
 ///
@@ -44,6 +45,7 @@
 #include <filesystem>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <type_traits>
@@ -76,6 +78,16 @@ struct ContextOptions {
   lb_manager::CheckpointFlags checkpoint;       ///< --tessera_checkpoint_*, --tessera_restart
 };
 
+/// What Context::finalize() did, the same verdict on every rank.
+struct FinalizeStatus {
+  bool ok = true;
+  /// The lowest rank that met a failure, -1 when ok.
+  int rank = -1;
+  /// Empty when ok; on `rank`, what failed (which output, which path); elsewhere, which rank.
+  std::string message;
+  explicit operator bool() const { return ok; }
+};
+
 class Context {
  public:
   /// Starts the runtime (standalone, or inside the application's MPI when `app_comm` is given)
@@ -87,6 +99,8 @@ class Context {
   explicit Context(const std::vector<std::string>& args, MPI_Comm app_comm = MPI_COMM_NULL);
   /// The same from options set in code (ContextOptions), with no command line.
   explicit Context(const ContextOptions& options);
+  /// Calls finalize() if the program did not; a failure there is printed once (by a rank that
+  /// met it), never thrown, and does not stop the other ranks.
   ~Context();
   Context(const Context&) = delete;
   Context& operator=(const Context&) = delete;
@@ -122,6 +136,14 @@ class Context {
   collections::steal::TaskCollection<Task> task_collection(typename collections::steal::TaskCollection<Task>::Body body) {
     return collections::steal::TaskCollection<Task>(*runtime_, *termination_, steal_->options(), std::move(body));
   }
+
+  /// Collective: the end of the run's output. Writes this rank's LB data (--tessera_lb_data),
+  /// then, once every rank's file is complete, the HTML report (--tessera_lb_report, rank 0) and
+  /// the advice (--tessera_lb_advise, rank 0). Returns the same status on every rank: not ok when
+  /// any rank could not write its part (the report and advice are then skipped, as they would
+  /// read incomplete data). Call it once, after the last phase_end(), and exit non-zero when it
+  /// fails; later calls return the first call's status.
+  FinalizeStatus finalize();
 
   /// Collective: closes the phase (waits for quiescence), records it for LB data output, then
   /// balances if the LB flags or a request from code say so (the next phase runs with the new
@@ -167,7 +189,9 @@ class Context {
   void start(int& argc, char**& argv, MPI_Comm app_comm, const ContextOptions* preset = nullptr);
   void check_checkpoint_dir() const;
   void remove_old_checkpoints(const std::filesystem::path& newest) const;
-  void print_advice() const;  // --tessera_lb_advise, rank 0, once the LB data files are complete
+  // Rank 0, once every rank's LB data file is complete; each returns "" or what failed.
+  std::string write_report() const;  // --tessera_lb_report
+  std::string print_advice() const;  // --tessera_lb_advise
 
   collections::CollectionFlags collection_flags_;
   lb_manager::LbDataFlags lb_data_flags_;
@@ -184,6 +208,7 @@ class Context {
   collections::steal::StealService* steal_ = nullptr;  // owned by the runtime, like phases_
   std::unique_ptr<lb_manager::LbManager> lb_manager_;
   std::unique_ptr<lb_manager::LbDataOutput> lb_data_;
+  std::optional<FinalizeStatus> finalized_;
 };
 
 }  // namespace tessera

@@ -24,6 +24,7 @@
 
 #include <tessera/tessera.hpp>
 
+#include "tessera/apps/finish.hpp"
 #include "tessera/apps/search_options.hpp"
 #include "tessera/apps/search_report.hpp"
 #include "tessera/apps/search_run.hpp"
@@ -67,13 +68,15 @@ int run_search_app(int argc, char** argv, const SearchApp<Options, Answer>& app)
     const SearchReport<Answer> report = options.distributed       ? app.distributed(options, ctx)
                                         : options.pool_workers > 0 ? app.workers(options)
                                                                    : app.sequential(options);
-    if (!job.speaking) return 0;
+    const int finished = finish(app.name, ctx);
+    if (!job.speaking) return finished;
     app.print(std::cout, options, report);
     if (options.json) {
       nlohmann::json json = app.json(options, report);
       json.update(run_json(report.run));
       std::cout << json.dump() << "\n";  // the last line, for scripts
     }
+    return finished;
   } catch (const std::exception& error) {
     std::cerr << app.name << ": " << error.what() << "\n";
     return 1;
