@@ -1,4 +1,4 @@
-// tessera-pic: the PIC proxy application of issue 7 (see driver/include/tessera/pic/driver/modes.hpp).
+// tessera-pic: the PIC proxy application (see driver/include/tessera/pic/driver/modes.hpp).
 #include <malloc.h>
 #include <mpi.h>
 

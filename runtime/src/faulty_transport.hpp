@@ -1,5 +1,5 @@
 #pragma once
-// Transport fault injection, for tests only (issue 29): a transport in front of the runtime's own
+// Transport fault injection, for tests only (the chaos soak's): a transport in front of the runtime's own
 // that delays messages and refuses sends for a while, the way a slow or congested network does
 // (FI_EAGAIN), while keeping what the runtime relies on: every message arrives once, bytes
 // intact, and the messages from one rank to another in the order they were sent.

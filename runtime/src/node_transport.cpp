@@ -301,7 +301,7 @@ class NodeTransport final : public Transport {
 // of a node: 16 MiB, 4: 4 MiB, 8: 1 MiB), but at least 64 KiB, so batches below 16 KiB (the
 // default coalescing size) still take the ring. A migrating element's state up to a quarter of
 // the ring takes it too, encoded in place (Runtime::send_encoded): 1 MiB elements moved at 0.66 of
-// MPI's rate through MPI and 1.3-1.8 through 16 MiB rings (tessera-bench-collection, issue 30).
+// MPI's rate through MPI and 1.3-1.8 through 16 MiB rings (tessera-bench-collection).
 std::size_t auto_ring_bytes(int locals) {
   const auto pairs = static_cast<std::size_t>(locals) * static_cast<std::size_t>(locals - 1);
   const std::size_t share = std::bit_floor(kAutoNodeBytes / pairs);

@@ -1,5 +1,5 @@
 #pragma once
-// The balancer advisor (issue 28): which --tessera_lb_* flags, and how much faster. `lbsim advise`
+// The balancer advisor: which --tessera_lb_* flags, and how much faster. `lbsim advise`
 // prints its ranking of recorded LB data; a live run with --tessera_lb_advise its top three.
 //
 // For each option of a small grid (no LB; GreedyLB, HierLB, GrapevineLB and TemperedLB with their

@@ -1,7 +1,7 @@
 #pragma once
 // GreedyLB: the centralized persistence-based balancer of Lifflander, Krishnamoorthy and Kale,
 // "Work Stealing and Persistence-based Load Balancers for Iterative Overdecomposed Applications"
-// (HPDC 2012; ../shared/seeds/000), Algorithm 1:
+// (HPDC 2012), Algorithm 1:
 //   1. the average rank load is found by a sum reduction;
 //   2. every rank above C x average sheds its smallest migratable objects until it is not;
 //   3. every rank sends its shed objects (descriptors only) and remaining load to rank 0;

@@ -1,6 +1,6 @@
 #pragma once
 // HierLB: the hierarchical persistence-based balancer of Lifflander, Krishnamoorthy and Kale
-// (HPDC 2012; ../shared/seeds/000), Algorithm 2. Ranks form an n-ary tree (children of r are
+// (HPDC 2012), Algorithm 2. Ranks form an n-ary tree (children of r are
 // r*n+1 .. r*n+n; every rank is also a leaf of its own subtree):
 //   1. the average rank load is found by a sum reduction;
 //   2. every rank above C x average sheds its smallest migratable objects;

@@ -1,7 +1,7 @@
 #pragma once
 // Reading and writing vt's LBDatafile JSON: one file per rank, STEM.<rank>.json (vt-tv also
 // writes STEM.<rank>.json.br). A file is brotli-compressed or plain JSON whatever its name says;
-// the reader decides from the content. Format: ../shared/docs/prior-art.md ("LB data file").
+// the reader decides from the content. Format: vt's LBDatafile schema (lb/README.md).
 //
 // Every malformed input raises DataError whose message names the file, the phase and the field,
 // e.g. "data.3.json: phase 2: tasks[17].time: expected a number".

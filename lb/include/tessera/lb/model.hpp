@@ -1,6 +1,6 @@
 #pragma once
 // The LB data model: what one rank measured in one phase, in the shape of vt's LBDatafile
-// (see ../shared/docs/prior-art.md), and what a strategy consumes and produces.
+// (vt's LBDatafile format, lb/README.md), and what a strategy consumes and produces.
 //
 //   LbData ── ranks[r] : RankData ── phases[] : Phase ── tasks[] : Task (entity, time, subphases)
 //                                                     └─ communications[] : Edge (from, to, bytes)

@@ -1,5 +1,5 @@
 #pragma once
-// An offline HTML report of LB data (issue 17): what vt-tv shows of a run, in one file that opens
+// An offline HTML report of LB data: what vt-tv shows of a run, in one file that opens
 // from disk in any browser with no network access (inline SVG and a few lines of script).
 //
 // It draws, from any data set `read_lb_data` reads (vt's recordings included):

@@ -2,7 +2,7 @@
 // TemperedLB and GrapevineLB: fully distributed, gossip-based load balancers.
 //
 // Source: Lifflander, Slattengren, Pébay, Miller, Rizzi, Bettencourt, "Optimizing Distributed Load
-// Balancing for Workloads with Time-Varying Imbalance" (IEEE Cluster 2021; ../shared/seeds/003),
+// Balancing for Workloads with Time-Varying Imbalance" (IEEE Cluster 2021),
 // which extends Menon and Kalé's GrapevineLB (SC'13).
 //
 // One balancing step (Algorithm 3) runs `trials` independent trials of `iters` iterations; each

@@ -1,5 +1,5 @@
 #pragma once
-/// Checkpoint and restart of every live collection (issue 15), the collective operations behind
+/// Checkpoint and restart of every live collection, the collective operations behind
 /// tessera::Context::checkpoint and --tessera_restart.
 ///
 /// A checkpoint is a directory: one file per rank with the states of the elements that rank held

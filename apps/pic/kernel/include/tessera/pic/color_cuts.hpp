@@ -5,7 +5,7 @@
 ///
 /// A TileGrid splits the grid evenly. On a drifting patch that leaves two or three colors holding
 /// most of the particles: no balancer can then do better than the largest color allows (the
-/// granularity limit of issue 30). Re-cutting splits the heavy colors and merges the light ones
+/// granularity limit). Re-cutting splits the heavy colors and merges the light ones
 /// while the collection keeps its elements: color (i, j) covers columns [x[i], x[i+1]) and rows
 /// [y[j], y[j+1]), and moving the cuts moves cells, with their particles, between neighbouring
 /// colors. The topology does not change (color (i, j) keeps its 8 neighbours), so a particle that

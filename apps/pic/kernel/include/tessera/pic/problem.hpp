@@ -20,7 +20,7 @@ inline constexpr double kInverseMass = 1.0;  ///< MASS_INV
 ///
 /// Branch-free (the parity flips the sign bit): a tile's particles lose their column order as
 /// departures are back-filled and arrivals appended, and a branch on the parity then mispredicts
-/// about every other particle, which cost the mover 5-8 % on 48 colors (perf, issue 30).
+/// about every other particle, which cost the mover 5-8 % on 48 colors (perf).
 inline double column_charge(std::int64_t column) {
   const auto odd = static_cast<std::uint64_t>(column & 1);
   return std::bit_cast<double>(std::bit_cast<std::uint64_t>(kCharge) ^ (odd << 63));

@@ -1,5 +1,5 @@
 #pragma once
-/// Runtime flags of checkpoint and restart (issue 15; collections/checkpoint/checkpoint.hpp).
+/// Runtime flags of checkpoint and restart (collections/checkpoint/checkpoint.hpp).
 ///
 ///   --tessera_checkpoint_dir=DIR        where checkpoints go: DIR/phase.<12 digits>/ each
 ///   --tessera_checkpoint_interval=N     checkpoint at the end of every phase p with (p + 1) % N

@@ -1,6 +1,6 @@
 #pragma once
 /// The LB manager: at the end of a phase, decides whether to balance, runs the strategy on the
-/// live backend and hands its plan to the collections' migration (issue 5, items 1, 2, 7).
+/// live backend and hands its plan to the collections' migration.
 ///
 /// Per phase p (the phase just ended), the strategy is, in order of precedence:
 ///   1. the one requested from code with request() since the last phase end;

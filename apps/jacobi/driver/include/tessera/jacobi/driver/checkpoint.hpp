@@ -1,5 +1,5 @@
 #pragma once
-/// Checkpoint and restart of tessera-jacobi's tiles mode (issue 15).
+/// Checkpoint and restart of tessera-jacobi's tiles mode (collections/checkpoint/checkpoint.hpp).
 ///
 /// A checkpoint is the collection of tiles, written by tessera::Context (each tile's block, halo
 /// count and last change travel through its serialize(), as in migration), plus a CheckpointState:

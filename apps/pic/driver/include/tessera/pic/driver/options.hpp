@@ -8,8 +8,8 @@
 ///
 /// `--distribution` takes the benchmark's spelling: GEOMETRIC rho | SINUSOIDAL | LINEAR alpha beta
 /// | PATCH xl xr yb yt (inclusive cell bounds). With no arguments the run is the default input of
-/// issue 7: L = 960, a PATCH 0 239 0 239 drifting diagonally (k = 0, m = 1), n = 600000 (issue 13:
-/// a step of SPMD on the slowest of 2 ranks takes over 10 ms here), 300 steps. Without
+/// the main job: L = 960, a PATCH 0 239 0 239 drifting diagonally (k = 0, m = 1), n = 600000
+/// (a step of SPMD on the slowest of 2 ranks takes over 10 ms here), 300 steps. Without
 /// `--distribution` the patch scales with L: PATCH 0 L/4-1 0 L/4-1.
 ///
 /// Arguments starting with `--tessera_` (and the value after one written without '=') are not
@@ -17,11 +17,11 @@
 /// parses them itself (balancer, interval, load clock, LB data...). With `--mode=spmd` they are an
 /// error, since no runtime is started there.
 ///
-/// `--recut` (AMT only, issue 30): with a balancer named (`--tessera_lb_name`), `auto` moves the
+/// `--recut` (AMT only): with a balancer named (`--tessera_lb_name`), `auto` moves the
 /// color boundaries between steps when one color holds more than a quarter of a rank's share of
 /// the particles, and balances right after (recut.hpp); `off` keeps the even split.
 ///
-/// Checkpoints (AMT only, issue 15): `--checkpoint_every N` checkpoints the colors and the step
+/// Checkpoints (AMT only): `--checkpoint_every N` checkpoints the colors and the step
 /// after every N-th step into `--tessera_checkpoint_dir` (required with it); `--restart DIR`
 /// continues from the newest complete checkpoint in DIR (it becomes `--tessera_restart=DIR`), on
 /// any rank count, with the checkpoint's color grid, up to `--steps`.

@@ -1,5 +1,5 @@
 #pragma once
-/// Re-cutting the colors between steps (issue 30's granularity lever): when one color holds too
+/// Re-cutting the colors between steps (the granularity lever): when one color holds too
 /// large a share of a rank's particles for any balancer to even the ranks out, the driver moves
 /// the color boundaries (ColorCuts) so that the loaded region is split among many colors and the
 /// empty one among few, then asks the LB manager to balance the new colors at this phase's end.

@@ -40,7 +40,7 @@ void print_summary(const RunSummary& summary);
 /// Particle moves per second of total_s, in millions: the figure the ParRes Kernels' PIC prints.
 double rate_mparticles_per_s(const RunSummary& summary);
 
-/// The summary as one JSON object on one line, keys of issue 7 first, then issue 13's: total_s,
+/// The summary as one JSON object on one line, the run's keys first, then time to solution's: total_s,
 /// init_s, rate_mparticles_per_s, breakdown (an object of the Breakdown's parts, other_s, rank).
 std::string summary_json(const RunSummary& summary, const Options& options);
 

@@ -1,5 +1,5 @@
 #pragma once
-/// Time to solution of one tessera-pic run: what a user waits for, and where it went (issue 13).
+/// Time to solution of one tessera-pic run: what a user waits for, and where it went.
 ///
 /// Every rank times its own run on the monotonic wall clock, in seconds:
 ///   init_s   from the start of main() (before MPI_Init) to the first step: MPI, the runtime, the
