@@ -21,7 +21,7 @@
 /// its runtime's service table, so two Contexts (one per communicator) live side by side.
 /// `--tessera_help_lb` prints every LB strategy (rank 0) and exits 0.
 ///
-/// Checkpoint and restart (issue 15; lb/manager/checkpoint_flags.hpp for the flags):
+/// Checkpoint and restart (lb/manager/checkpoint_flags.hpp for the flags):
 ///
 ///     tessera::Context ctx(argc, argv);              // --tessera_restart=DIR: verified here
 ///     State state = ctx.restarted() ? ctx.restart_state<State>() : State{};

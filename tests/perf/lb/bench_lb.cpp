@@ -1,4 +1,4 @@
-// tessera-bench-lb: the shape of Table 3 of Lifflander et al., HPDC 2012 (../shared/seeds/000),
+// tessera-bench-lb: the shape of Table 3 of Lifflander et al., HPDC 2012,
 // on virtual ranks. A fixed set of task durations is sorted longest first and dealt round robin,
 // every n-th rank taking m tasks per round instead of one. For each (P, n, m), GreedyLB and HierLB
 // balance it, and a row reports
