@@ -166,17 +166,15 @@ LoadSwap choose_load_swap(std::span<const double> offered, std::span<const LbObj
 }
 
 void TemperedRank::offer_load_swap(comm::Communicator& ctx, double own, const std::vector<Peer>& peers) {
+  // The key is load only: in work, memory is what stops a lone move, and cluster swaps answer it.
   const auto count = static_cast<std::size_t>(shared_->options->swaps);
-  if (count == 0 || peers.empty()) return;
+  if (count == 0 || peers.empty() || shared_->modeled) return;
   // The least loaded peer known (the widest gap; ties to the lowest rank, as peers are in rank order).
   std::size_t peer = 0;
   for (std::size_t p = 1; p < peers.size(); ++p) {
     if (peers[p].load < peers[peer].load) peer = p;
   }
-  std::vector<LbObject> objects;
-  objects.reserve(held_.size());
-  for (const Held& held : held_) objects.push_back(held.object);
-  const auto offer = load_swap_offer(objects, own, peers[peer].load, count);
+  const auto offer = load_swap_offer(held_objects(), own, peers[peer].load, count);
   if (offer.empty()) return;
   TransferMessage message;
   message.offer = true;
@@ -207,9 +205,7 @@ void TemperedRank::admit_load_swaps(std::vector<std::pair<Rank, TransferMessage>
   for (auto& [source, message] : offers) {
     std::vector<double> offered;
     for (const Held& held : message.objects) offered.push_back(held.object.load);
-    std::vector<LbObject> own;
-    own.reserve(held_.size());
-    for (const Held& held : held_) own.push_back(held.object);
+    const std::vector<LbObject> own = held_objects();
     const double sender_load = message.sender_loads.empty() ? 0.0 : message.sender_loads.front();
     const LoadSwap swap =
         choose_load_swap(offered, own, sender_load, load(), shared_->options->criterion, shared_->average);
@@ -237,8 +233,8 @@ void TemperedRank::admit_load_swaps(std::vector<std::pair<Rank, TransferMessage>
         returned.push_back(std::move(message.objects[i]));
       }
     }
-    transfers_ += 1 + static_cast<std::int64_t>(swap.back.size());
-    ++swaps_;
+    counts_.transfers += 1 + static_cast<std::int64_t>(swap.back.size());
+    ++counts_.swaps;
   }
   offers.clear();
 }

@@ -143,7 +143,8 @@ Plan TemperedLB::run(comm::Backend& backend, std::span<const StrategyInput> host
       }
 
       const auto counts = team.allreduce(comm::ReduceOp::sum, [](TemperedRank& self) {
-        return std::vector<std::int64_t>{self.transfers(), self.rejected(), self.rejected_memory(), self.swaps()};
+        const tempered::Counts& c = self.counts();
+        return std::vector<std::int64_t>{c.transfers, c.rejected, c.rejected_memory, c.swaps};
       });
       update_average(team, shared);
       const double now = imbalance(team, shared.average);

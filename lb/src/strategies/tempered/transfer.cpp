@@ -1,7 +1,9 @@
-// TRANSFER, BUILDCMF and EVALUATECRITERION (seed 003, Algorithm 2).
+// TRANSFER, BUILDCMF and EVALUATECRITERION (seed 003, Algorithm 2): TRANSFER in load is
+// measure.hpp's, with the load sender.
 
 #include <algorithm>
 
+#include "measure.hpp"
 #include "tessera/lb/tempered_transfer.hpp"
 
 namespace tessera::lb::tempered {
@@ -64,27 +66,12 @@ bool criterion_holds(TemperedOptions::Criterion criterion, double peer_load, dou
 
 TransferOutcome transfer(std::span<const LbObject> objects, double load, double average,
                          std::vector<Peer>& peers, const TemperedOptions& options, Random& random) {
+  LoadSender sender(objects, load, average, options.criterion);
+  Decisions decided = transfer_over(sender, peers, average, options, random);
   TransferOutcome out;
-  out.load = load;
-  const double limit = options.threshold * average;
-  if (!(out.load > limit) || peers.empty()) return out;
-  const auto order = order_objects(options.ordering, objects, average, load);
-  const bool rebuild = options.cmf == TemperedOptions::Cmf::normbymax;
-  Cmf cmf;
-  cmf.build(peers, average, options.cmf);
-  for (std::size_t n = 0; n < order.size() && out.load > limit; ++n) {
-    const std::size_t peer = cmf.sample(random.real());
-    if (peer == Cmf::npos) break;
-    const LbObject& object = objects[order[n]];
-    if (!criterion_holds(options.criterion, peers[peer].load, object.load, average, out.load)) {
-      ++out.rejected;
-      continue;
-    }
-    peers[peer].load += object.load;
-    out.load -= object.load;
-    out.accepted.push_back(Proposal{order[n], peer});
-    if (rebuild) cmf.update(peers, peer, average, options.cmf);
-  }
+  out.accepted = std::move(decided.accepted);
+  out.rejected = decided.rejected;
+  out.load = sender.value();
   return out;
 }
 

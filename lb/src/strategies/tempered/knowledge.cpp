@@ -1,0 +1,146 @@
+// What a rank knows of the underloaded ranks during an inform stage (knowledge.hpp).
+
+#include "knowledge.hpp"
+
+#include <algorithm>
+#include <bit>
+
+namespace tessera::lb::tempered {
+
+void Knowledge::clear() {
+  std::fill(bits_.begin(), bits_.end(), 0);
+  ranks_.clear();
+  loads_.clear();
+  headrooms_.clear();
+  blocks_.clear();
+  priorities_.clear();
+  cut_ = ~std::uint64_t{0};
+  seen_ = 0;
+}
+
+void Knowledge::merge(const GossipView& message, Rank ranks) {
+  const std::size_t n = message.size();
+  if (cap_ != 0 || track_headroom_ || track_blocks_) {
+    const bool headrooms = message.has_headrooms();
+    const bool blocks = track_blocks_ && message.has_blocks();
+    for (std::size_t i = 0; i < n; ++i) {
+      const Rank r = message.rank(i);
+      if (contains(r)) continue;
+      const PeerBlocks peer = blocks ? message.blocks(i) : PeerBlocks{};
+      add(r, message.load(i), ranks, headrooms ? message.headroom(i) : HUGE_VAL, &peer);
+    }
+    return;
+  }
+  if (bits_.empty()) bits_.assign((static_cast<std::size_t>(ranks) + 63) / 64, 0);
+  const std::size_t before = ranks_.size();
+  if (ranks_.capacity() < before + n) {
+    const std::size_t room = std::max(before + n, before + before / 2);
+    ranks_.reserve(room);
+    loads_.reserve(room);
+  }
+  // Written in place past the old ends, then cut back to what was new.
+  ranks_.resize(before + n);
+  loads_.resize(before + n);
+  std::uint64_t* bits = bits_.data();
+  Rank* known = ranks_.data();
+  double* loads = loads_.data();
+  std::size_t size = before;
+  for (std::size_t i = 0; i < n; ++i) {
+    const Rank r = message.rank(i);
+    const auto at = static_cast<std::size_t>(r);
+    const std::uint64_t bit = std::uint64_t{1} << (at % 64);
+    if ((bits[at / 64] & bit) != 0) continue;
+    bits[at / 64] |= bit;
+    known[size] = r;
+    loads[size] = message.load(i);
+    ++size;
+  }
+  seen_ += size - before;
+  ranks_.resize(size);
+  loads_.resize(size);
+}
+
+void Knowledge::release() {
+  clear();
+  std::vector<std::uint64_t>().swap(bits_);
+  std::vector<Rank>().swap(ranks_);
+  std::vector<double>().swap(loads_);
+  std::vector<double>().swap(headrooms_);
+  std::vector<PeerBlocks>().swap(blocks_);
+  std::vector<std::uint64_t>().swap(priorities_);
+}
+
+void Knowledge::compact() {
+  // Priorities are distinct with overwhelming probability (64-bit hashes of distinct ranks); a tie
+  // at the cut would keep both, which is still a function of the set heard of.
+  std::vector<std::uint64_t> order(priorities_);
+  std::nth_element(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(cap_ - 1), order.end());
+  cut_ = order[cap_ - 1];
+  std::size_t kept = 0;
+  for (std::size_t i = 0; i < ranks_.size(); ++i) {
+    if (priorities_[i] > cut_) continue;
+    ranks_[kept] = ranks_[i];
+    loads_[kept] = loads_[i];
+    priorities_[kept] = priorities_[i];
+    if (track_headroom_) headrooms_[kept] = headrooms_[i];
+    if (track_blocks_) blocks_[kept] = std::move(blocks_[i]);
+    ++kept;
+  }
+  ranks_.resize(kept);
+  loads_.resize(kept);
+  priorities_.resize(kept);
+  if (track_headroom_) headrooms_.resize(kept);
+  if (track_blocks_) blocks_.resize(kept);
+}
+
+std::vector<std::size_t> Knowledge::rank_order() const {
+  std::vector<std::size_t> before(bits_.size());  // ranks heard of in earlier words
+  std::size_t heard = 0;
+  for (std::size_t w = 0; w < bits_.size(); ++w) {
+    before[w] = heard;
+    heard += static_cast<std::size_t>(std::popcount(bits_[w]));
+  }
+  constexpr std::size_t empty = ~std::size_t{0};
+  std::vector<std::size_t> slot(heard, empty);
+  for (std::size_t i = 0; i < ranks_.size(); ++i) {
+    const auto r = static_cast<std::size_t>(ranks_[i]);
+    const std::uint64_t below = (std::uint64_t{1} << (r % 64)) - 1;
+    slot[before[r / 64] + static_cast<std::size_t>(std::popcount(bits_[r / 64] & below))] = i;
+  }
+  // Under a cap the bitmap also marks the ranks dropped: their slots stay empty.
+  std::erase(slot, empty);
+  return slot;
+}
+
+std::vector<Rank> Knowledge::sample_unknown(Random& random, Rank ranks, Rank self, std::size_t count) const {
+  // LBAF's random.sample over P minus the known underloaded ranks (Algorithm 1, lines 15, 25-26).
+  // Draws depend on the set only, never on the order it was learnt in.
+  const std::size_t excluded = seen_ + (contains(self) ? 0 : 1);
+  const std::size_t available = static_cast<std::size_t>(ranks) - excluded;
+  count = std::min(count, available);
+  std::vector<Rank> chosen;
+  chosen.reserve(count);
+  if (excluded * 2 <= static_cast<std::size_t>(ranks)) {
+    // Mostly unknown: rejection needs fewer than two draws per rank on average.
+    while (chosen.size() < count) {
+      const Rank r = static_cast<Rank>(random.below(static_cast<std::uint64_t>(ranks)));
+      if (r == self || contains(r) || std::find(chosen.begin(), chosen.end(), r) != chosen.end()) continue;
+      chosen.push_back(r);
+    }
+    return chosen;
+  }
+  // Mostly known: draw from the explicit complement, in rank order (partial Fisher-Yates).
+  std::vector<Rank> pool;
+  pool.reserve(available);
+  for (Rank r = 0; r < ranks; ++r) {
+    if (r != self && !contains(r)) pool.push_back(r);
+  }
+  for (std::size_t i = 0; i < count; ++i) {
+    const std::size_t j = i + static_cast<std::size_t>(random.below(pool.size() - i));
+    std::swap(pool[i], pool[j]);
+    chosen.push_back(pool[i]);
+  }
+  return chosen;
+}
+
+}  // namespace tessera::lb::tempered
