@@ -31,6 +31,7 @@ void relay(tessera::Runtime& rt, int hops_left) {
 
 int main(int argc, char** argv) {
   tessera::Context ctx(argc, argv);
+  if (ctx.help_shown()) return 0;
   tessera::Runtime& rt = ctx.runtime();
   tessera::Termination& termination = ctx.termination();
   const int p = rt.size();
@@ -48,7 +49,7 @@ int main(int argc, char** argv) {
 
   // 2. A broadcast to an object group: every rank's Counter gets every rank's amount once.
   auto counters = tessera::make_objgroup<Counter>(rt);
-  termination.run_in_epoch_collective([&] { counters.broadcast<&Counter::add>(static_cast<long>(rt.rank() + 1)); });
+  termination.run_in_epoch_collective([&] { counters.broadcast_from_this_rank<&Counter::add>(static_cast<long>(rt.rank() + 1)); });
   const long expected_each = static_cast<long>(p) * (p + 1) / 2;
   const long min_total = rt.collectives().allreduce(counters.local()->total, tessera::op::min{});
   say(fmt::format("broadcast:  every Counter holds at least {} (expected {} on each)", min_total, expected_each));

@@ -45,6 +45,7 @@ int run(int argc, char** argv) {
   // communicator, and leaves MPI_COMM_WORLD to the plain MPI solver.
   tessera::Context ctx(tessera::apps::context_arguments(argc > 0 ? argv[0] : "tessera-jacobi", options.tessera_args),
                        MPI_COMM_WORLD);
+  if (ctx.help_shown()) return 0;
   try {
     const Result result = options.mode == Mode::mpi ? run_mpi(options, MPI_COMM_WORLD) : run_tiles(options, ctx);
     if (rank == 0) print(options, result, ctx.runtime().size());

@@ -21,6 +21,7 @@ int run(int argc, char** argv) {
   if (!parsed.options) return tessera::apps::print_parse_message(parsed.message, parsed.exit_code, rank);
   const tessera::lulesh::Options& options = *parsed.options;
   tessera::Context ctx(tessera::apps::context_arguments("tessera-lulesh", options.tessera_args), MPI_COMM_WORLD);
+  if (ctx.help_shown()) return 0;
   if (rank == 0) tessera::lulesh::print_banner(options, ranks);
   try {
     const tessera::lulesh::Result result = tessera::lulesh::run(options, ctx, MPI_COMM_WORLD);

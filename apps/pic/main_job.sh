@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The main job of issues 7 and 13: tessera-pic on 4 ranks as SPMD, AMT without LB, and AMT with
+# The main job: tessera-pic on 4 ranks as SPMD, AMT without LB, and AMT with
 # GreedyLB, HierLB, GrapevineLB and TemperedLB, each at --tessera_lb_interval=auto; one comparison
 # table led by time to solution, the balancer advisor's top choice (lbsim advise on the LB data of
 # the run without LB), and a PNG of I per step and cumulative time per step per run.
@@ -54,7 +54,7 @@ for run in "${runs[@]}"; do
   tail -n 1 "$out/$run.log" > "$out/$run.json"
 done
 
-# The balancer advisor on the run without LB (issue 28): its ranking, and its own time.
+# The balancer advisor on the run without LB: its ranking, and its own time.
 lbsim=$build/bin/lbsim
 if [[ -x $lbsim && -f $out/amt_lb_data/data.0.json ]]; then
   advise_start=$(date +%s.%N)

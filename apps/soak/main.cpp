@@ -40,6 +40,7 @@ int run(int argc, char** argv) {
   if (!parsed.options) return tessera::apps::print_parse_message(parsed.message, parsed.exit_code, rank);
   const Options& options = *parsed.options;
   tessera::Context ctx(tessera::apps::context_arguments("tessera-soak", options.tessera_args), MPI_COMM_WORLD);
+  if (ctx.help_shown()) return 0;
   Result result;
   try {
     result = run_soak(options, ctx);

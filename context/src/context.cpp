@@ -14,9 +14,9 @@ namespace tessera {
 
 Context::Context(int& argc, char**& argv, MPI_Comm app_comm) { start(argc, argv, app_comm); }
 
-Context::Context(const std::vector<std::string>& args, MPI_Comm app_comm) {
+Context::Context(std::span<const std::string> args, MPI_Comm app_comm) {
   // Context removes what it parses from argv, so the strings live here until it has.
-  std::vector<std::string> storage = args.empty() ? std::vector<std::string>{"tessera"} : args;
+  std::vector<std::string> storage = args.empty() ? std::vector<std::string>{"tessera"} : std::vector<std::string>(args.begin(), args.end());
   std::vector<char*> pointers;
   for (std::string& s : storage) pointers.push_back(s.data());
   pointers.push_back(nullptr);
@@ -50,11 +50,10 @@ void Context::start(int& argc, char**& argv, MPI_Comm app_comm, const ContextOpt
   }
   options.flag_groups = {&collection_flags_, &lb_data_flags_, &termination_flags_, &lb_flags_, &checkpoint_flags_, &steal_flags_};
   runtime_ = std::make_unique<Runtime>(argc, argv, std::move(options));
-  if (lb_flags_.help_lb) {
-    if (runtime_->rank() == 0) fmt::print("{}", lb::Registry::builtin().help());
+  help_shown_ = runtime_->help_shown() || lb_flags_.help_lb;
+  if (lb_flags_.help_lb && runtime_->rank() == 0) {
+    fmt::print("{}", lb::Registry::builtin().help());
     std::fflush(stdout);
-    runtime_.reset();
-    std::exit(0);
   }
   termination_ = std::make_unique<Termination>(*runtime_, termination_flags_);
   phases_ = &collections::PhaseManager::install(*runtime_, collection_flags_.clock());
@@ -69,11 +68,11 @@ void Context::start(int& argc, char**& argv, MPI_Comm app_comm, const ContextOpt
     phases_->resume_at(restart_->phase());
     phases_->set_restart(restart_);
   }
-  lb_manager_ = std::make_unique<lb_manager::LbManager>(*runtime_, *termination_, *phases_, lb_flags_);
+  lb_manager_ = std::make_unique<lb::LbManager>(*runtime_, *termination_, *phases_, lb_flags_);
   if (Tracer* tracer = runtime_->tracer())
     tracer->async_begin("phase", fmt::format("phase {}", phases_->phase()), static_cast<std::uint64_t>(phases_->phase()));
   if (lb_data_flags_.recording()) {
-    lb_data_ = std::make_unique<lb_manager::LbDataOutput>(lb_data_flags_, runtime_->rank(), &runtime_->node_map(),
+    lb_data_ = std::make_unique<lb::LbDataOutput>(lb_data_flags_, runtime_->rank(), &runtime_->node_map(),
                                                          [phases = phases_] { return phases->now(); });
   }
   // The report is written at the very end: find out now, not after the run, that it cannot be.

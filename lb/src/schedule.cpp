@@ -38,7 +38,7 @@ Schedule Schedule::parse(std::string_view text, const std::string& origin, const
     while (words >> word) entry.args += (entry.args.empty() ? "" : " ") + word;
     if (registry) {
       try {
-        registry->validate(entry.strategy, entry.args);
+        entry.make = registry->parse(entry.strategy, entry.args).make;
       } catch (const ArgumentError& e) {
         fail(e.what());
       }

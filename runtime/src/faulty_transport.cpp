@@ -2,6 +2,7 @@
 // per destination, so releasing a FIFO's head first is all it takes to keep a pair's order.
 #include "faulty_transport.hpp"
 
+#include <tessera/keys.hpp>
 #include <tessera/runtime/error.hpp>
 #include <tessera/runtime/timer.hpp>
 
@@ -84,7 +85,7 @@ class FaultyTransport final : public Transport {
   }
   Buffer acquire(std::size_t capacity) override { return inner_->acquire(capacity); }
   void recycle(Buffer&& bytes) override { inner_->recycle(std::move(bytes)); }
-  std::string provider() const override { return inner_->provider(); }
+  std::string description() const override { return inner_->description(); }
 
  private:
   struct Held {
@@ -133,31 +134,20 @@ std::optional<TransportFaults> faults_from_environment() {
                           "configure with -DTESSERA_FAULT_INJECTION=ON, or unset it)",
                           kVariable));
 #else
-  const auto parse_number = [](const std::string& key, const std::string& value) {
-    try {
-      std::size_t used = 0;
-      const double v = std::stod(value, &used);
-      if (used == value.size() && v >= 0) return v;
-    } catch (const std::exception&) {
-    }
-    throw Error(fmt::format("{}: {}={} is not a number of 0 or more", kVariable, key, value));
+  const KeySpec keys[] = {
+      real_key("delay_us", "0", "every send waits this long before it leaves", 0),
+      real_key("refuse_every_ms", "0", "the network refuses sends for a while this often (0: never)", 0),
+      real_key("refuse_for_ms", "0", "how long each refusal lasts", 0),
+      integer_key("seed", "1", "the delays' random stream", 0),
   };
+  std::string spec = text;  // comma-separated, as an environment variable is easiest to write
+  std::replace(spec.begin(), spec.end(), ',', ' ');
+  const Args args = parse_args(spec, keys, kVariable);
   TransportFaults faults;
-  std::stringstream items(text);
-  std::string item;
-  while (std::getline(items, item, ',')) {
-    const auto eq = item.find('=');
-    const std::string key = item.substr(0, eq);
-    const std::string value = eq == std::string::npos ? std::string() : item.substr(eq + 1);
-    const double v = parse_number(key, value);
-    if (key == "delay_us") faults.delay_s = v * 1e-6;
-    else if (key == "refuse_every_ms") faults.refuse_every_s = v * 1e-3;
-    else if (key == "refuse_for_ms") faults.refuse_for_s = v * 1e-3;
-    else if (key == "seed") faults.seed = static_cast<std::uint64_t>(v);
-    else
-      throw Error(fmt::format("{}: unknown key '{}' (expected delay_us, refuse_every_ms, refuse_for_ms, seed)",
-                              kVariable, key));
-  }
+  faults.delay_s = args.real("delay_us") * 1e-6;
+  faults.refuse_every_s = args.real("refuse_every_ms") * 1e-3;
+  faults.refuse_for_s = args.real("refuse_for_ms") * 1e-3;
+  faults.seed = static_cast<std::uint64_t>(args.integer("seed"));
   if (faults.refuse_every_s > 0 && faults.refuse_for_s >= faults.refuse_every_s)
     throw Error(fmt::format("{}: refuse_for_ms must be below refuse_every_ms, or sends would never leave", kVariable));
   return faults;

@@ -247,7 +247,11 @@ std::string closest_flag(const std::string& name, const std::vector<std::string>
 
 ParsedFlags parse_flags(int& argc, char** argv, const std::vector<FlagGroup*>& groups) {
   FlagTable table;
-  for (FlagGroup* group : groups) group->describe(table);
+  std::vector<std::size_t> first_of_group;  // index of each group's first flag in the table
+  for (FlagGroup* group : groups) {
+    first_of_group.push_back(table.flags().size());
+    group->describe(table);
+  }
   std::vector<std::string> defaults;
   for (const Flag& flag : table.flags()) defaults.push_back(default_text(flag));
   CLI::App app{"Tessera runtime flags", "tessera"};
@@ -285,7 +289,14 @@ ParsedFlags parse_flags(int& argc, char** argv, const std::vector<FlagGroup*>& g
   } catch (const CLI::ParseError& e) {
     throw Error(fmt::format("bad Tessera flag: {}", e.what()));
   }
+  for (std::size_t g = 0; g < groups.size(); ++g) {
+    const std::size_t end = g + 1 < groups.size() ? first_of_group[g + 1] : table.flags().size();
+    groups[g]->given_.clear();
+    for (std::size_t i = first_of_group[g]; i < end; ++i)
+      if (app.get_option(table.flags()[i].name)->count() > 0) groups[g]->given_.push_back(table.flags()[i].name);
+  }
   for (FlagGroup* group : groups) group->validate();
+  for (FlagGroup* group : groups) group->resolve();
 
   ParsedFlags parsed;
   parsed.help = app.get_option("--tessera_help")->count() > 0;

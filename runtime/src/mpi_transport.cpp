@@ -33,8 +33,8 @@
 namespace tessera {
 namespace {
 
-constexpr int kEagerTag = kMpiTransportTag;
-constexpr int kBulkTag = kMpiTransportTag + 1;
+constexpr int kEagerTag = detail::kMpiTransportTag;
+constexpr int kBulkTag = detail::kMpiTransportTag + 1;
 constexpr std::size_t kRing = 8;
 constexpr std::size_t kSlotStagger = 17 * 64;  // bytes: 17 cache lines, coprime with any set count
 constexpr std::uint64_t kBulkMarker = ~std::uint64_t{0};  // never a record length
@@ -125,15 +125,15 @@ class MpiTransport final : public Transport {
     BulkHeader header;
     if (static_cast<std::size_t>(count) == sizeof header) std::memcpy(&header, head.data, sizeof header);
     if (static_cast<std::size_t>(count) == sizeof header && header.marker == kBulkMarker) {
-      out.owned = acquire(header.bytes);
-      out.owned.resize(header.bytes);
-      receive_bulk(out.source, out.owned);
-      out.bytes = out.owned.view();
-      out.slot = -1;
+      detail::ReceiveTokens::owned(out.token) = acquire(header.bytes);
+      detail::ReceiveTokens::owned(out.token).resize(header.bytes);
+      receive_bulk(out.source, detail::ReceiveTokens::owned(out.token));
+      out.bytes = detail::ReceiveTokens::owned(out.token).view();
+      detail::ReceiveTokens::slot(out.token) = -1;
       head.state = Slot::State::released;  // the header has been read
     } else {
       out.bytes = std::span<const std::byte>(head.data, static_cast<std::size_t>(count));
-      out.slot = static_cast<int>(head_);
+      detail::ReceiveTokens::slot(out.token) = static_cast<int>(head_);
       head.state = Slot::State::held;
     }
     head_ = (head_ + 1) % ring_.size();
@@ -142,13 +142,13 @@ class MpiTransport final : public Transport {
   }
 
   void release(Incoming&& in) override {
-    if (in.slot >= 0) {
-      ring_[static_cast<std::size_t>(in.slot)].state = Slot::State::released;
-    } else if (in.owned.capacity() != 0) {
-      recycle(std::move(in.owned));
+    if (detail::ReceiveTokens::slot(in.token) >= 0) {
+      ring_[static_cast<std::size_t>(detail::ReceiveTokens::slot(in.token))].state = Slot::State::released;
+    } else if (detail::ReceiveTokens::owned(in.token).capacity() != 0) {
+      recycle(std::move(detail::ReceiveTokens::owned(in.token)));
     }
     in.bytes = {};
-    in.slot = -1;
+    detail::ReceiveTokens::slot(in.token) = -1;
   }
 
   bool probe() override { return test_head(); }
@@ -273,8 +273,8 @@ TransportEntry detail::mpi_transport_entry() {
                        "size of each pre-posted receive; a larger batch travels as a header and a payload "
                        "received separately (keep it at least --tessera_coalesce_bytes)",
                        64, 1 << 30)},
-          [](void* mpi_comm, const TransportOptions& options, const Args& keys) -> std::unique_ptr<Transport> {
-            return std::make_unique<MpiTransport>(*static_cast<MPI_Comm*>(mpi_comm), options,
+          [](MPI_Comm comm, const TransportOptions& options, const Args& keys) -> std::unique_ptr<Transport> {
+            return std::make_unique<MpiTransport>(comm, options,
                                                   static_cast<std::size_t>(keys.integer("eager_bytes")));
           }};
 }

@@ -15,10 +15,8 @@
 //     progress() and later sends move into the ring as the receiver releases records.
 #include <tessera/runtime/error.hpp>
 #include <tessera/runtime/transport.hpp>
-#include <tessera/runtime/transport_registry.hpp>
-
-#include "faulty_transport.hpp"
 #include "shm_ring.hpp"
+#include "transports.hpp"
 
 #include <mpi.h>
 
@@ -126,7 +124,7 @@ class NodeTransport final : public Transport {
 
   int rank() const override { return network_->rank(); }
   int size() const override { return network_->size(); }
-  std::string provider() const override { return network_->provider(); }
+  std::string description() const override { return network_->description(); }
 
   void send(int dest, Buffer&& bytes) override {
     const int l = local_of_[static_cast<std::size_t>(dest)];
@@ -186,10 +184,10 @@ class NodeTransport final : public Transport {
   }
 
   void release(Incoming&& in) override {
-    if (in.slot == kShmSlot) {
+    if (detail::ReceiveTokens::slot(in.token) == kShmSlot) {
       peers_[static_cast<std::size_t>(local_of_[static_cast<std::size_t>(in.source)])].in.release(in.bytes.data());
       in.bytes = {};
-      in.slot = -1;
+      detail::ReceiveTokens::slot(in.token) = -1;
       return;
     }
     network_->release(std::move(in));
@@ -261,7 +259,7 @@ class NodeTransport final : public Transport {
       }
       out.source = peer.rank;
       out.bytes = record.payload;
-      out.slot = kShmSlot;
+      detail::ReceiveTokens::slot(out.token) = kShmSlot;
       return true;
     }
   }
@@ -310,13 +308,8 @@ std::size_t auto_ring_bytes(int locals) {
 
 }  // namespace
 
-namespace {
-
-std::unique_ptr<Transport> make_node_transport(void* mpi_comm, const TransportOptions& options) {
-  MPI_Comm comm = *static_cast<MPI_Comm*>(mpi_comm);
-  const TransportRegistry& registry = TransportRegistry::builtin();
-  const Args keys = registry.parse(options.network, options.network_args);  // throws alike on every rank
-  auto network = registry.find(options.network)->make(mpi_comm, options, keys);
+std::unique_ptr<Transport> detail::with_node_rings(MPI_Comm comm, std::unique_ptr<Transport> network,
+                                                   const TransportOptions& options) {
   if (!options.shared_memory) return network;
   if (options.ring_bytes != 0 && (options.ring_bytes < 4096 || options.ring_bytes % shm::kLine != 0))
     throw Error(fmt::format("shared-memory ring size {} is invalid: it must be at least 4096 bytes and a "
@@ -331,16 +324,6 @@ std::unique_ptr<Transport> make_node_transport(void* mpi_comm, const TransportOp
   }
   const std::size_t ring = options.ring_bytes != 0 ? options.ring_bytes : auto_ring_bytes(locals);
   return std::make_unique<NodeTransport>(comm, node, ring, std::move(network));
-}
-
-}  // namespace
-
-std::unique_ptr<Transport> make_transport(void* mpi_comm, TransportOptions options) {
-  // Read first: every rank refuses a malformed (or, in a build without it, any) fault setting alike.
-  const std::optional<detail::TransportFaults> faults = detail::faults_from_environment();
-  std::unique_ptr<Transport> transport = make_node_transport(mpi_comm, options);
-  if (!faults) return transport;
-  return detail::make_faulty_transport(std::move(transport), *faults);
 }
 
 }  // namespace tessera

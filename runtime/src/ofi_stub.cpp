@@ -9,7 +9,7 @@ namespace tessera {
 
 TransportEntry detail::ofi_transport_entry() {
   return {"ofi", "libfabric FI_EP_RDM endpoints (not in this build: libfabric was not found)", ofi_keys(),
-          [](void*, const TransportOptions&, const Args&) -> std::unique_ptr<Transport> {
+          [](MPI_Comm, const TransportOptions&, const Args&) -> std::unique_ptr<Transport> {
             throw Error("--tessera_transport=ofi: this build of Tessera has no libfabric transport (libfabric was "
                         "not found when it was configured; install libfabric-dev and configure again)");
           }};

@@ -210,32 +210,32 @@ class OfiTransport final : public Transport {
       Request request;
       std::memcpy(&request, slot.data, sizeof request);
       post(arrival.slot);  // the request has been read
-      out.owned = acquire(request.bytes);
-      out.owned.resize(request.bytes);
-      read(arrival.source, request, out.owned);
-      out.bytes = out.owned.view();
-      out.slot = -1;
+      detail::ReceiveTokens::owned(out.token) = acquire(request.bytes);
+      detail::ReceiveTokens::owned(out.token).resize(request.bytes);
+      read(arrival.source, request, detail::ReceiveTokens::owned(out.token));
+      out.bytes = detail::ReceiveTokens::owned(out.token).view();
+      detail::ReceiveTokens::slot(out.token) = -1;
       Buffer done = acquire(sizeof request.id);
       done.append(&request.id, sizeof request.id);
       submit(arrival.source, pack(rank_, Kind::done, 0), std::move(done));
     } else {
       out.bytes = std::span<const std::byte>(slot.data, arrival.bytes);
-      out.slot = static_cast<int>(arrival.slot);
+      detail::ReceiveTokens::slot(out.token) = static_cast<int>(arrival.slot);
     }
     return true;
   }
 
   void release(Incoming&& in) override {
-    if (in.slot >= 0) {
-      post(static_cast<std::size_t>(in.slot));
-    } else if (in.owned.capacity() != 0) {
-      recycle(std::move(in.owned));
+    if (detail::ReceiveTokens::slot(in.token) >= 0) {
+      post(static_cast<std::size_t>(detail::ReceiveTokens::slot(in.token)));
+    } else if (detail::ReceiveTokens::owned(in.token).capacity() != 0) {
+      recycle(std::move(detail::ReceiveTokens::owned(in.token)));
     }
     in.bytes = {};
-    in.slot = -1;
+    detail::ReceiveTokens::slot(in.token) = -1;
   }
 
-  std::string provider() const override { return info_->fabric_attr->prov_name; }
+  std::string description() const override { return info_->fabric_attr->prov_name; }
 
   bool probe() override {
     drain();
@@ -470,7 +470,7 @@ class OfiTransport final : public Transport {
     if (now - last_mpi_ < kMpiInterval) return;
     last_mpi_ = now;
     int flag = 0;
-    MPI_Iprobe(MPI_ANY_SOURCE, kMpiTransportTag, comm_, &flag, MPI_STATUS_IGNORE);
+    MPI_Iprobe(MPI_ANY_SOURCE, detail::kMpiTransportTag, comm_, &flag, MPI_STATUS_IGNORE);
     if (heard_) {
       last_heard_ = now;
       heard_ = false;
@@ -643,8 +643,7 @@ class OfiTransport final : public Transport {
 TransportEntry detail::ofi_transport_entry() {
   return {"ofi", "libfabric FI_EP_RDM endpoints, addresses exchanged over MPI (runtime/README.md, \"libfabric (ofi) transport\")",
           ofi_keys(),
-          [](void* mpi_comm, const TransportOptions& options, const Args& args) -> std::unique_ptr<Transport> {
-            MPI_Comm comm = *static_cast<MPI_Comm*>(mpi_comm);
+          [](MPI_Comm comm, const TransportOptions& options, const Args& args) -> std::unique_ptr<Transport> {
             const OfiKeys keys = ofi_keys_of(args);
             if (keys.eager_bytes < sizeof(Request))
               throw Error(fmt::format("--tessera_transport_args (ofi): eager_bytes={} is invalid: at least {} bytes",

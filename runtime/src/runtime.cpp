@@ -8,6 +8,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <exception>
 
 #include <unistd.h>
 
@@ -77,13 +78,16 @@ void no_decoding_runtime() {
 }
 }  // namespace serial
 
-void Runtime::fail_start_up(const Error& error, bool exit_on_error) {
+void Runtime::fail_start_up(const std::string& message, int speaker, bool exit_on_error) {
   MPI_Comm_free(&comm_);
-  if (!exit_on_error) throw;  // called from a catch block: rethrows the exception as it was
-  exit_after_error(rank_ == 0, error.what(), owns_mpi_);
+  if (!exit_on_error) {
+    if (std::current_exception()) throw;  // from a catch block: the exception as it was
+    throw Error(message);
+  }
+  exit_after_error(rank_ == speaker, message, owns_mpi_);
 }
 
-std::string Runtime::network_provider() const { return transport_->provider(); }
+std::string Runtime::network_provider() const { return transport_->description(); }
 
 void Runtime::stop(const std::string& message) const { exit_after_error(rank_ == 0, message, false); }
 
@@ -104,40 +108,34 @@ Runtime::Runtime(int& argc, char**& argv, RuntimeOptions options) {
   nodes_ = NodeMap::of(comm_);  // collective: every rank gets here, before the flags are parsed
 
   if (options.flags) flags_ = *options.flags;
-  if (options.trace_flags) trace_flags_ = *options.trace_flags;
-  std::vector<FlagGroup*> groups{&flags_, &trace_flags_};
+  TraceFlags trace_flags = options.trace_flags ? *options.trace_flags : TraceFlags{};
+  std::vector<FlagGroup*> groups{&flags_, &trace_flags};
   groups.insert(groups.end(), options.flag_groups.begin(), options.flag_groups.end());
   ParsedFlags parsed;
   try {
     parsed = parse_flags(argc, argv, groups);
   } catch (const Error& e) {
     // Every rank parses the same argv, so every rank gets here: one message, all exit non-zero.
-    fail_start_up(e, options.exit_on_flag_error);
+    fail_start_up(e.what(), 0, options.exit_on_flag_error);
   }
-  if (parsed.help && options.exit_on_flag_error) {
-    if (rank_ == 0) std::fputs(parsed.help_text.c_str(), stdout);
-    MPI_Comm_free(&comm_);
-    if (owns_mpi_) MPI_Finalize();
-    std::exit(0);
+  help_shown_ = parsed.help;
+  if (help_shown_ && rank_ == 0) {
+    std::fputs(parsed.help_text.c_str(), stdout);
+    std::fflush(stdout);
   }
 
   log_ = std::make_shared<spdlog::logger>("tessera", std::make_shared<spdlog::sinks::stderr_sink_mt>());
   log_->set_pattern(fmt::format("[%H:%M:%S.%e] [tessera rank {}] [%l] %v", rank_));
   log_->set_level(spdlog::level::from_str(flags_.log_level));
-
-  // Auto: ranks with a core each spin long, unless they are later seen being descheduled
-  // (SpinGovernor); ranks known to share cores, and a spin set by hand, keep one window.
-  if (flags_.idle_spin_us != RuntimeFlags::kIdleSpinAuto) {
-    spin_ = SpinGovernor(flags_.idle_spin_us, flags_.idle_spin_us);
-  } else if (detail::ranks_share_cores(comm_)) {
-    spin_ = SpinGovernor(RuntimeFlags::kIdleSpinSharedUs, RuntimeFlags::kIdleSpinSharedUs);
-  } else {
-    spin_ = SpinGovernor(RuntimeFlags::kIdleSpinOwnCoreUs, RuntimeFlags::kIdleSpinSharedUs);
-  }
-  idle_spin_us_ = spin_.spin_seconds(0) * 1e6;
+  idle_.configure(flags_, flags_.idle_spin_us == RuntimeFlags::kIdleSpinAuto && detail::ranks_share_cores(comm_));
 
   detail::freeze_handler_ids();
-  if (!trace_flags_.dir.empty()) start_trace(options.exit_on_flag_error);
+  if (!trace_flags.dir.empty()) {
+    // Before the transport exists: the clock ping-pong uses Tessera's communicator directly.
+    const detail::TraceSession::Failure failure = trace_.start(comm_, rank_, size_, trace_flags);
+    if (failure.rank >= 0) fail_start_up(failure.message, failure.rank, options.exit_on_flag_error);
+    tracer_ = trace_.tracer();
+  }
   options.transport.shared_memory = options.transport.shared_memory && flags_.shm;
   if (flags_.shm_ring_bytes != 0) options.transport.ring_bytes = flags_.shm_ring_bytes;
   options.transport.network = flags_.transport;
@@ -146,73 +144,34 @@ Runtime::Runtime(int& argc, char**& argv, RuntimeOptions options) {
   if (rank_ == 0)
     for (const auto& warning : deprecated) log_->warn("{}", warning);
   try {
-    transport_ = make_transport(&comm_, options.transport);
+    transport_ = make_transport(comm_, options.transport);
   } catch (const Error& e) {
     // Transport set-up fails alike on every rank (the ofi provider choice is agreed collectively).
-    fail_start_up(e, options.exit_on_flag_error);
+    fail_start_up(e.what(), 0, options.exit_on_flag_error);
   }
   outbox_.attach(*transport_, rank_, size_, flags_.coalesce_bytes);
   outbox_.set_tracer(tracer_);
-  idle_.set_tracer(tracer_);
+  idle_.clock().set_tracer(tracer_);
   log_->debug("started: {} ranks, {} MPI, idle spin {} us", size_, owns_mpi_ ? "standalone" : "interop",
-              idle_spin_us_);
+              idle_.spin_us());
 }
 
 Runtime::~Runtime() {
   drain();
-  if (spin_.descheduled() != 0)
+  if (idle_.descheduled() != 0)
     log_->info("the idle spin was cut to {} us {} time(s): this rank was descheduled while spinning",
-               RuntimeFlags::kIdleSpinSharedUs, spin_.descheduled());
-  if (trace_) finish_trace();
+               RuntimeFlags::kIdleSpinSharedUs, idle_.descheduled());
+  if (tracer_) {
+    tracer_ = nullptr;
+    outbox_.set_tracer(nullptr);
+    idle_.clock().set_tracer(nullptr);
+    trace_.finish(comm_, rank_, *log_);
+  }
   pollers_.clear();
   collectives_.reset();
   transport_.reset();
   MPI_Comm_free(&comm_);
   if (owns_mpi_) MPI_Finalize();
-}
-
-void Runtime::start_trace(bool exit_on_error) {
-  // Before the transport exists: the clock ping-pong uses Tessera's communicator directly.
-  const ClockOffset offset = align_clock(comm_, true);
-  std::int64_t origin = trace_clock_ns();
-  MPI_Bcast(&origin, 1, MPI_INT64_T, 0, comm_);
-  std::string failure;
-  try {
-    trace_ = std::make_unique<Tracer>(trace_flags_, rank_, size_, origin, offset);
-  } catch (const Error& e) {
-    failure = e.what();
-  }
-  // One message for the whole job: the lowest failing rank speaks, every rank exits.
-  int first_failing = failure.empty() ? size_ : rank_;
-  MPI_Allreduce(MPI_IN_PLACE, &first_failing, 1, MPI_INT, MPI_MIN, comm_);
-  if (first_failing == size_) {
-    tracer_ = trace_.get();
-    return;
-  }
-  trace_.reset();
-  if (!exit_on_error) {
-    MPI_Comm_free(&comm_);
-    throw Error(failure.empty() ? "--tessera_trace: another rank could not open its trace file" : failure);
-  }
-  MPI_Comm_free(&comm_);
-  exit_after_error(rank_ == first_failing, failure, owns_mpi_);
-}
-
-void Runtime::finish_trace() {
-  tracer_ = nullptr;
-  outbox_.set_tracer(nullptr);
-  idle_.set_tracer(nullptr);
-  trace_->close();
-  trace_.reset();
-  MPI_Barrier(comm_);  // every rank's file is complete
-  if (rank_ != 0) return;
-  const std::filesystem::path out = std::filesystem::path(trace_flags_.dir) / "trace.json";
-  try {
-    merge_trace(trace_flags_.dir, out);
-  } catch (const Error& e) {
-    fatal("--tessera_trace: {}", e.what());
-  }
-  log_->info("trace written to {}", out.string());
 }
 
 void Runtime::bad_rank(int dest) const {
@@ -302,7 +261,7 @@ bool Runtime::progress() {
   // starve the network.
   outbox_.flush_to(rank_);
   std::deque<Buffer>& local_batches = outbox_.local_batches();
-  if (!local_batches.empty() || !local_work_.empty()) idle_.found_work();
+  if (!local_batches.empty() || !local_work_.empty()) idle_.clock().found_work();
   for (std::size_t n = local_batches.size(); n > 0 && !local_batches.empty(); --n) {
     Buffer batch = std::move(local_batches.front());
     local_batches.pop_front();
@@ -318,7 +277,7 @@ bool Runtime::progress() {
   }
   for (auto& poller : pollers_)
     if (poller && poller()) {
-      idle_.found_work();  // a poller reports after its work: that work counts as waiting, a bounded error
+      idle_.clock().found_work();  // a poller reports after its work: that work counts as waiting, a bounded error
       did = true;
     }
   flush();
@@ -329,7 +288,7 @@ bool Runtime::progress() {
   // kBatchesPerTurn), and the replies of each batch's handlers leave before the next poll.
   Incoming incoming;
   for (int i = 0; i < kBatchesPerTurn && transport_->poll(incoming); ++i) {
-    idle_.found_work();
+    idle_.clock().found_work();
     deliver_batch(incoming.source, incoming.bytes);
     transport_->release(std::move(incoming));
     flush();

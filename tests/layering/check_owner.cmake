@@ -1,5 +1,5 @@
 # cmake -DROOT=<source dir> -P check_owner.cmake
-# Issue 27 item 2: the runtime's tables are typed and there is no process-wide runtime. Fails (and
+# The runtime's tables are typed and there is no process-wide runtime. Fails (and
 # lists each offence) when
 # - a public header of a library layer keeps an untyped table: a container, smart pointer or map
 #   of `void*` / `void` (what Runtime's service, target and ownership tables were);

@@ -13,7 +13,8 @@ void add_report_flag(CLI::App& cli, std::string& report) {
 
 void add_workers_flags(CLI::App& cli, WorkersFlags& flags, bool tessera_workers, const std::string& what) {
   const std::string range = "N in [1, " + std::to_string(kMaxWorkers) + "]";
-  if (tessera_workers) cli.add_option("--tessera_workers", flags.workers, "Worker threads, " + range + ". " + what);
+  if (tessera_workers)
+    cli.add_option(std::string(collections::steal::WorkersFlag::name), flags.workers, "Worker threads, " + range + ". " + what);
   cli.add_option("--workers", flags.deprecated, "Deprecated: --tessera_workers. " + what);
 }
 

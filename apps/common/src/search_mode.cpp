@@ -13,7 +13,7 @@ SearchMode resolve_search_mode(std::optional<std::int64_t> workers, const collec
                                const std::optional<std::string>& policy, const std::vector<std::string>& steal_keys,
                                int ranks) {
   if (policy) for_flag("--policy", [&] { return parse_policy(*policy); });
-  if (policy && flags.policy && parse_policy(*policy) != parse_policy(*flags.policy)) {
+  if (policy && flags.parsed_policy() && parse_policy(*policy) != *flags.parsed_policy()) {
     throw Error("--policy " + *policy + " and --tessera_steal_policy " + *flags.policy +
                 " disagree: give one (--policy is the older spelling)");
   }

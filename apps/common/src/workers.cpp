@@ -19,7 +19,7 @@ void check_range(const char* flag, std::int64_t workers) {
 std::optional<std::int64_t> resolve_workers(const WorkersFlags& flags, std::string_view program, bool speaking) {
   if (flags.deprecated && speaking)
     std::cerr << program << ": warning: --workers is deprecated, use --tessera_workers\n";
-  if (flags.workers) check_range("--tessera_workers", *flags.workers);
+  if (flags.workers) check_range(collections::steal::WorkersFlag::name.data(), *flags.workers);
   if (flags.deprecated) check_range("--workers", *flags.deprecated);
   if (flags.workers && flags.deprecated && *flags.workers != *flags.deprecated) {
     throw Error(fmt::format("--workers {} and --tessera_workers {} disagree: give one (--workers is the older "

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# sanitized_soak.sh [asan|tsan|all]: the soak under the sanitizers (issue 29), also the CMake target
+# sanitized_soak.sh [asan|tsan|all]: the soak under the sanitizers, also the CMake target
 # `soak-sanitizers`. Each kind builds tessera-soak alone in its own build directory next to the
 # source (build-asan: AddressSanitizer + UBSan; build-tsan: ThreadSanitizer), then runs:
 #   asan  a 150-phase soak on 3 ranks over the shared-memory rings, and one with 2 worker threads

@@ -6,11 +6,11 @@
 namespace tessera::collections::steal {
 
 void StealFlags::describe(FlagTable& table) {
-  // More threads than this on one rank is a typing error, not a configuration.
   table
-      .option("--tessera_workers", workers,
-              "Worker threads per rank for task collections, the rank's main thread included (1 to 4096)")
-      .within(1, 4096);
+      .option(std::string(WorkersFlag::name), workers,
+              "Worker threads per rank for task collections, the rank's main thread included (" +
+                  std::to_string(WorkersFlag::min) + " to " + std::to_string(WorkersFlag::max) + ")")
+      .within(WorkersFlag::min, WorkersFlag::max);
   table.option("--tessera_steal_policy", policy,
                "Victim policy of task collections between ranks: random, lifeline or success_only");
   table.option("--tessera_steal_args", args, "The steal policy's keys, \"key=value ...\": " + steal_keys_help());
@@ -25,26 +25,40 @@ std::vector<std::string> StealFlags::arg_items() const {
 
 StealOptions StealFlags::options(Policy fallback) const {
   StealOptions options;
-  options.policy = policy ? parse_policy(*policy) : fallback;
-  parse_steal_keys(options, arg_items());
+  if (resolved_) {
+    options = keys_;
+    options.policy = parsed_policy_.value_or(fallback);
+  } else {
+    StealFlags copy = *this;
+    copy.resolve();
+    options = copy.options(fallback);
+  }
   options.workers = workers;
   return options;
 }
 
-void StealFlags::validate() const {
+void StealFlags::resolve() {
+  parsed_policy_.reset();
   if (policy) {
-    try {
-      (void)parse_policy(*policy);
-    } catch (const Error& error) {
-      throw Error(std::string("--tessera_steal_policy: ") + error.what());
-    }
+    parsed_policy_ = parse_value([&] {
+      try {
+        return parse_policy(*policy);
+      } catch (const Error& error) {
+        throw Error(std::string("--tessera_steal_policy: ") + error.what());
+      }
+    });
   }
-  try {
-    StealOptions scratch;
-    parse_steal_keys(scratch, arg_items());
-  } catch (const Error& error) {
-    throw Error(std::string("--tessera_steal_args: ") + error.what());
+  keys_ = StealOptions{};
+  if (!args.empty()) {
+    parse_value([&] {
+      try {
+        parse_steal_keys(keys_, arg_items());
+      } catch (const Error& error) {
+        throw Error(std::string("--tessera_steal_args: ") + error.what());
+      }
+    });
   }
+  resolved_ = true;
 }
 
 }  // namespace tessera::collections::steal

@@ -19,7 +19,11 @@
 /// phases() (instrumentation), lb() and steal(). They are created in order (runtime, termination,
 /// phase instrumentation, steal service, LB manager) and destroyed in reverse; each registers in
 /// its runtime's service table, so two Contexts (one per communicator) live side by side.
-/// `--tessera_help_lb` prints every LB strategy (rank 0) and exits 0.
+/// A help flag (`--tessera_help`, `_help_lb`, `_help_transports`, `_help_markdown`) prints its text
+/// on rank 0 and sets help_shown(); the library never exits for it. A program returns 0 there:
+///
+///     tessera::Context ctx(argc, argv);
+///     if (ctx.help_shown()) return 0;
 ///
 /// Checkpoint and restart (lb/manager/checkpoint_flags.hpp for the flags):
 ///
@@ -46,6 +50,7 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <initializer_list>
 #include <span>
 #include <string>
 #include <type_traits>
@@ -53,6 +58,10 @@
 #include <vector>
 
 namespace tessera {
+
+/// The LB manager's namespace before 1.1, when the layer had two (lb and lb_manager); kept for
+/// one release.
+namespace lb_manager = lb;
 
 /// Every layer's flags as plain structs, for a program that configures Tessera in code: each
 /// member starts at its flags' defaults (docs/flags.md names them), e.g.
@@ -73,9 +82,9 @@ struct ContextOptions {
   TerminationFlags termination;                 ///< --tessera_hang_timeout, _rooted_detection, ...
   collections::CollectionFlags collections;     ///< --tessera_lb_load_clock
   collections::steal::StealFlags steal;         ///< --tessera_workers, --tessera_steal_*
-  lb_manager::LbFlags lb;                       ///< --tessera_lb_name, _interval, _args, _file, ...
-  lb_manager::LbDataFlags lb_data;              ///< --tessera_lb_data*, --tessera_lb_report
-  lb_manager::CheckpointFlags checkpoint;       ///< --tessera_checkpoint_*, --tessera_restart
+  lb::LbFlags lb;                       ///< --tessera_lb_name, _interval, _args, _file, ...
+  lb::LbDataFlags lb_data;              ///< --tessera_lb_data*, --tessera_lb_report
+  lb::CheckpointFlags checkpoint;       ///< --tessera_checkpoint_*, --tessera_restart
 };
 
 /// What Context::finalize() did, the same verdict on every rank.
@@ -94,9 +103,13 @@ class Context {
   /// with the flags of every layer. Bad flags: one message and a non-zero exit on every rank.
   Context(int& argc, char**& argv, MPI_Comm app_comm = MPI_COMM_NULL);
   /// The same from a program name and flags held as strings (a program that parses its own
-  /// command line and hands the `--tessera_` flags on): `{"tessera-pic", "--tessera_lb_name=..."}`.
+  /// command line and hands the `--tessera_` flags on): a span of `std::string`,
+  /// e.g. `std::vector<std::string>{"tessera-pic", "--tessera_lb_name=..."}`.
   /// Arguments other than `--tessera_` flags are an error, as they would be left unread.
-  explicit Context(const std::vector<std::string>& args, MPI_Comm app_comm = MPI_COMM_NULL);
+  explicit Context(std::span<const std::string> args, MPI_Comm app_comm = MPI_COMM_NULL);
+  /// The same from a braced list: `Context ctx({"prog", "--tessera_lb_name=GreedyLB"}, comm)`.
+  explicit Context(std::initializer_list<std::string> args, MPI_Comm app_comm = MPI_COMM_NULL)
+      : Context(std::span<const std::string>(args.begin(), args.size()), app_comm) {}
   /// The same from options set in code (ContextOptions), with no command line.
   explicit Context(const ContextOptions& options);
   /// Calls finalize() if the program did not; a failure there is printed once (by a rank that
@@ -105,15 +118,18 @@ class Context {
   Context(const Context&) = delete;
   Context& operator=(const Context&) = delete;
 
+  /// True when a help flag printed its text: the program should end here, returning 0 (the
+  /// context is otherwise fully started, so a program that goes on runs as without the flag).
+  bool help_shown() const { return help_shown_; }
   Runtime& runtime() { return *runtime_; }
   Termination& termination() { return *termination_; }
-  lb_manager::LbManager& lb() { return *lb_manager_; }
+  lb::LbManager& lb() { return *lb_manager_; }
   collections::PhaseManager& phases() { return *phases_; }
   /// The steal engine's service: the options task collections start from, and their totals.
   collections::steal::StealService& steal() { return *steal_; }
   const collections::CollectionFlags& collection_flags() const { return collection_flags_; }
-  const lb_manager::LbDataFlags& lb_data_flags() const { return lb_data_flags_; }
-  const lb_manager::LbFlags& lb_flags() const { return lb_flags_; }
+  const lb::LbDataFlags& lb_data_flags() const { return lb_data_flags_; }
+  const lb::LbFlags& lb_flags() const { return lb_flags_; }
   /// --tessera_workers, --tessera_steal_policy and --tessera_steal_args, validated at start-up.
   const collections::steal::StealFlags& steal_flags() const { return steal_flags_; }
   /// Collective: a collection of `T` over `bounds` (every rank calls it, in the same order as its
@@ -194,10 +210,10 @@ class Context {
   std::string print_advice() const;  // --tessera_lb_advise
 
   collections::CollectionFlags collection_flags_;
-  lb_manager::LbDataFlags lb_data_flags_;
+  lb::LbDataFlags lb_data_flags_;
   TerminationFlags termination_flags_;
-  lb_manager::LbFlags lb_flags_;
-  lb_manager::CheckpointFlags checkpoint_flags_;
+  lb::LbFlags lb_flags_;
+  lb::CheckpointFlags checkpoint_flags_;
   collections::steal::StealFlags steal_flags_;
   std::string program_;
   std::function<std::vector<std::byte>()> checkpoint_state_;
@@ -206,9 +222,10 @@ class Context {
   std::unique_ptr<Termination> termination_;
   collections::PhaseManager* phases_ = nullptr;
   collections::steal::StealService* steal_ = nullptr;  // owned by the runtime, like phases_
-  std::unique_ptr<lb_manager::LbManager> lb_manager_;
-  std::unique_ptr<lb_manager::LbDataOutput> lb_data_;
+  std::unique_ptr<lb::LbManager> lb_manager_;
+  std::unique_ptr<lb::LbDataOutput> lb_data_;
   std::optional<FinalizeStatus> finalized_;
+  bool help_shown_ = false;
 };
 
 }  // namespace tessera

@@ -6,7 +6,7 @@
 #include <array>
 #include <vector>
 
-namespace tessera::lb_manager {
+namespace tessera::lb {
 
 namespace {
 // Wire layout of one report: three summaries of 5 numbers, then migrations and the two times.
@@ -98,4 +98,4 @@ BalanceReport reduce_report(Collectives& collectives, const BalanceReport& local
   return global;
 }
 
-}  // namespace tessera::lb_manager
+}  // namespace tessera::lb

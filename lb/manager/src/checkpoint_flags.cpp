@@ -1,7 +1,7 @@
 #include <tessera/lb/manager/checkpoint_flags.hpp>
 #include <tessera/runtime/error.hpp>
 
-namespace tessera::lb_manager {
+namespace tessera::lb {
 
 void CheckpointFlags::describe(FlagTable& table) {
   table.option("--tessera_checkpoint_dir", dir, "Directory of checkpoints (one subdirectory phase.<N> each)");
@@ -22,4 +22,4 @@ void CheckpointFlags::validate() const {
                 ": expected --tessera_checkpoint_dir to say where the checkpoints go");
 }
 
-}  // namespace tessera::lb_manager
+}  // namespace tessera::lb

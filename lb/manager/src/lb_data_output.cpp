@@ -6,7 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
-namespace tessera::lb_manager {
+namespace tessera::lb {
 
 namespace {
 constexpr std::string_view kRankSuffix = ".%p.json";
@@ -100,7 +100,7 @@ lb::Phase to_lb_phase(const collections::PhaseRecord& record) {
   return phase;
 }
 
-lb::SharedNode shared_node(const NodeMap& nodes, int rank) {
+lb::SharedNode shared_node(const tessera::NodeMap& nodes, int rank) {
   const int node = nodes.node_of(rank);
   return lb::SharedNode{node, nodes.node_size(node), nodes.rank_in_node(rank), nodes.num_nodes()};
 }
@@ -129,4 +129,4 @@ void LbDataOutput::write() const {
   lb::write_lb_data(all, flags_.stem(), options);
 }
 
-}  // namespace tessera::lb_manager
+}  // namespace tessera::lb

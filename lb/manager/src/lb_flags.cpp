@@ -3,7 +3,7 @@
 
 #include <charconv>
 
-namespace tessera::lb_manager {
+namespace tessera::lb {
 
 void LbFlags::describe(FlagTable& table) {
   table.option("--tessera_lb_name", name, "Balance with this LB strategy (see --tessera_help_lb)");
@@ -24,51 +24,50 @@ void LbFlags::describe(FlagTable& table) {
   table.flag("--tessera_help_lb", help_lb, "Print every LB strategy with its keys, defaults and meaning");
 }
 
-void LbFlags::validate() const {
-  (void)every();
-  (void)load_model();
+void LbFlags::resolve() {
   if (!name.empty() && !file.empty())
     throw Error("--tessera_lb_name=" + name + " and --tessera_lb_file=" + file +
                 ": expected one of them (the file names a strategy on each line)");
   if (!args.empty() && name.empty())
     throw Error("--tessera_lb_args=\"" + args + "\": expected --tessera_lb_name to say which strategy takes them");
-  if (!name.empty()) {
+  automatic_ = interval == "auto";
+  every_ = automatic_ ? 1 : parse_value([&] {
+    std::int64_t n = 0;
+    const char* end = interval.data() + interval.size();
+    const auto [stop, ec] = std::from_chars(interval.data(), end, n);
+    if (interval.empty() || ec != std::errc() || stop != end || n < 1)
+      throw Error("--tessera_lb_interval=" + interval + ": expected an integer N >= 1 (balance every N phases) or "
+                  "auto (balance when the imbalance has cost more than balancing)");
+    return n;
+  });
+  load_model_ = parse_value([&] {
     try {
-      lb::Registry::builtin().validate(name, args);
-    } catch (const lb::ArgumentError& e) {
-      throw Error(std::string("--tessera_lb_name/--tessera_lb_args: ") + e.what());
+      return lb::parse_load_model(model);
+    } catch (const lb::ArgumentError&) {
+      throw Error("--tessera_lb_model=" + model + ": expected persistence, median:N or linear:N (N an integer in [1, 1000])");
     }
-  }
-  (void)schedule();
-}
-
-std::int64_t LbFlags::every() const {
-  if (automatic()) return 1;
-  std::int64_t n = 0;
-  const char* end = interval.data() + interval.size();
-  const auto [stop, ec] = std::from_chars(interval.data(), end, n);
-  if (interval.empty() || ec != std::errc() || stop != end || n < 1)
-    throw Error("--tessera_lb_interval=" + interval + ": expected an integer N >= 1 (balance every N phases) or "
-                "auto (balance when the imbalance has cost more than balancing)");
-  return n;
-}
-
-lb::LoadModelSpec LbFlags::load_model() const {
-  try {
-    return lb::parse_load_model(model);
-  } catch (const lb::ArgumentError& e) {
-    throw Error("--tessera_lb_model=" + model + ": expected persistence, median:N or linear:N (N an integer in [1, 1000])");
-  }
-}
-
-std::optional<lb::Schedule> LbFlags::schedule() const {
-  if (file.empty()) return std::nullopt;
+  });
   const lb::Registry registry = lb::Registry::builtin();
-  try {
-    return lb::Schedule::read(file, &registry);
-  } catch (const lb::ArgumentError& e) {
-    throw Error(std::string("--tessera_lb_file: ") + e.what());
+  strategy_.reset();
+  if (!name.empty()) {
+    strategy_ = parse_value([&] {
+      try {
+        return registry.parse(name, args);
+      } catch (const lb::ArgumentError& e) {
+        throw Error(std::string("--tessera_lb_name/--tessera_lb_args: ") + e.what());
+      }
+    });
+  }
+  schedule_.reset();
+  if (!file.empty()) {
+    schedule_ = parse_value([&] {
+      try {
+        return lb::Schedule::read(file, &registry);
+      } catch (const lb::ArgumentError& e) {
+        throw Error(std::string("--tessera_lb_file: ") + e.what());
+      }
+    });
   }
 }
 
-}  // namespace tessera::lb_manager
+}  // namespace tessera::lb

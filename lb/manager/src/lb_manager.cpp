@@ -16,7 +16,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
-namespace tessera::lb_manager {
+namespace tessera::lb {
 
 namespace {
 double seconds_since(std::chrono::steady_clock::time_point start) {
@@ -92,23 +92,24 @@ LbManager::LbManager(Runtime& rt, Termination& termination, collections::PhaseMa
       phases_(phases),
       flags_(flags),
       registry_(lb::Registry::builtin()),
-      schedule_(flags.schedule()),
       backend_(rt, termination),
       history_(flags.load_model()) {}
 
 void LbManager::request(std::string strategy, std::string args) {
   if (strategy.empty()) {
-    if (flags_.name.empty())
+    if (!flags_.strategy())
       throw Error("LB requested from code without a strategy: pass one or set --tessera_lb_name");
+    if (args.empty()) {
+      requested_ = Choice{*flags_.strategy(), {}, false};
+      return;
+    }
     strategy = flags_.name;
-    if (args.empty()) args = flags_.args;
   }
   try {
-    registry_.validate(strategy, args);
+    requested_ = Choice{registry_.parse(strategy, args), {}, false};
   } catch (const lb::ArgumentError& e) {
     throw Error(std::string("LB requested from code: ") + e.what());
   }
-  requested_ = Choice{std::move(strategy), std::move(args), {}, false};
 }
 
 std::optional<LbManager::Choice> LbManager::choose(const collections::PhaseRecord& record) {
@@ -118,15 +119,16 @@ std::optional<LbManager::Choice> LbManager::choose(const collections::PhaseRecor
     choice->reason = "requested from code";
     return choice;
   }
-  if (schedule_) {
-    const auto entry = schedule_->at(record.phase);
+  if (const auto& schedule = flags_.schedule()) {
+    const auto entry = schedule->at(record.phase);
     if (!entry) return std::nullopt;
-    Choice choice{entry->strategy, entry->args, fmt::format("{}:{}", flags_.file, entry->line), false};
+    Choice choice{lb::StrategySpec{entry->strategy, entry->args, entry->make}, fmt::format("{}:{}", flags_.file, entry->line),
+                  false};
     if (entry->automatic) return decide_automatically(record, std::move(choice));
     return choice;
   }
-  if (flags_.name.empty()) return std::nullopt;
-  Choice choice{flags_.name, flags_.args, {}, false};
+  if (!flags_.strategy()) return std::nullopt;
+  Choice choice{*flags_.strategy(), {}, false};
   if (flags_.automatic()) return decide_automatically(record, std::move(choice));
   if (record.phase % flags_.every() != 0) return std::nullopt;
   choice.reason = fmt::format("interval {}", flags_.every());
@@ -193,13 +195,13 @@ BalanceReport LbManager::balance(const collections::PhaseRecord& record, const C
 
   BalanceReport local;
   local.phase = record.phase;
-  local.strategy = choice.strategy;
+  local.strategy = choice.strategy.name;
   for (const auto& object : input.objects)
     if (object.migratable) local.objects.add(object.load);
   local.before.add(input.load());
 
   statistics.end();
-  const std::unique_ptr<lb::Strategy> strategy = registry_.create(choice.strategy, choice.args);
+  const std::unique_ptr<lb::Strategy> strategy = choice.strategy.make();
   const double cost_start = phases_.now();  // the load clock
   const auto strategy_start = std::chrono::steady_clock::now();
   {
@@ -215,7 +217,7 @@ BalanceReport LbManager::balance(const collections::PhaseRecord& record, const C
   for (const auto& m : last_plan_.migrations) {
     const auto it = by_id.find(m.object);
     if (it == by_id.end() || !it->second->migratable || m.from != input.rank)
-      fatal("{} planned to move {} from rank {}, which is not a migratable object of rank {}", choice.strategy,
+      fatal("{} planned to move {} from rank {}, which is not a migratable object of rank {}", choice.strategy.name,
             lb::to_string(m.object), m.from, input.rank);
     leaving += it->second->load;
     migrated_bytes_ += it->second->memory.footprint_bytes;
@@ -264,4 +266,4 @@ void LbManager::publish(const BalanceReport& report) const {
     fatal("--tessera_lb_stats_file={}: cannot append the LB statistics (expected a writable file)", flags_.stats_file);
 }
 
-}  // namespace tessera::lb_manager
+}  // namespace tessera::lb

@@ -5,7 +5,7 @@
 #include <stdexcept>
 #include <string>
 
-namespace tessera::lb_manager {
+namespace tessera::lb {
 
 namespace detail {
 void LiveEndpoint::on_message(int source, std::uint32_t handler, std::span<const std::byte> payload) {
@@ -153,4 +153,4 @@ void LiveBackend::broadcast(lb::Rank root, lb::comm::Payload& bytes) {
   std::memcpy(bytes.data(), result.data(), result.size());
 }
 
-}  // namespace tessera::lb_manager
+}  // namespace tessera::lb

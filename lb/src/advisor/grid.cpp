@@ -19,17 +19,7 @@ std::string fixed_args(const std::string& strategy) {
 
 std::map<std::string, std::string> pairs_of(const std::string& text, const std::string& flag) {
   std::map<std::string, std::string> out;
-  std::size_t at = 0;
-  while (at < text.size()) {
-    const std::size_t end = std::min(text.find(' ', at), text.size());
-    const std::string pair = text.substr(at, end - at);
-    at = end + 1;
-    if (pair.empty()) continue;
-    const auto eq = pair.find('=');
-    if (eq == std::string::npos || eq == 0)
-      throw ArgumentError(fmt::format("{} '{}': malformed pair '{}': expected key=value", flag, text, pair));
-    out[pair.substr(0, eq)] = pair.substr(eq + 1);
-  }
+  for (auto& [key, value] : split_key_values(text, fmt::format("{} '{}'", flag, text))) out[key] = std::move(value);
   return out;
 }
 }  // namespace
@@ -91,7 +81,7 @@ std::vector<AdviseOption> advise_grid(const std::string& strategy, const std::st
       if (wanted.contains(key.key) && wanted.at(key.key) != value) continue;
       const std::string fixed = fixed_args(key.strategy);
       const std::string row_args = key.key + "=" + value + (fixed.empty() ? "" : " " + fixed);
-      registry.validate(key.strategy, row_args);  // the grid itself must be valid flags
+      (void)registry.parse(key.strategy, row_args);  // the grid itself must be valid flags
       for (const auto& interval : advise_intervals())
         for (const auto& model : advise_models()) out.push_back(AdviseOption{key.strategy, row_args, interval, model});
     }

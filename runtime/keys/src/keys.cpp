@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <tessera/keys.hpp>
 
 #include <charconv>
@@ -133,10 +134,8 @@ std::int64_t Args::integer(std::string_view key) const { return *parse_integer(r
 bool Args::boolean(std::string_view key) const { return *parse_boolean(raw(key)); }
 const std::string& Args::text(std::string_view key) const { return raw(key); }
 
-Args parse_args(std::string_view text, std::span<const KeySpec> keys, std::string_view owner) {
-  std::map<std::string, std::string, std::less<>> values;
-  for (const auto& spec : keys) values[spec.name] = spec.default_value;
-  std::map<std::string, bool, std::less<>> given;
+std::vector<KeyValue> split_key_values(std::string_view text, std::string_view owner) {
+  std::vector<KeyValue> pairs;
   std::istringstream words{std::string(text)};
   std::string word;
   while (words >> word) {
@@ -144,8 +143,19 @@ Args parse_args(std::string_view text, std::span<const KeySpec> keys, std::strin
     if (eq == std::string::npos || eq == 0 || eq + 1 == word.size()) {
       throw ArgumentError(fmt::format("{}: malformed argument '{}': expected key=value", owner, word));
     }
-    const std::string key = word.substr(0, eq);
-    const std::string value = word.substr(eq + 1);
+    std::string key = word.substr(0, eq);
+    for (const auto& seen : pairs)
+      if (seen.key == key) throw ArgumentError(fmt::format("{}: key '{}' given twice", owner, key));
+    pairs.push_back(KeyValue{std::move(key), word.substr(eq + 1)});
+  }
+  return pairs;
+}
+
+Args parse_args(std::string_view text, std::span<const KeySpec> keys, std::string_view owner) {
+  std::map<std::string, std::string, std::less<>> values;
+  for (const auto& spec : keys) values[spec.name] = spec.default_value;
+  std::vector<std::string> named;
+  for (auto& [key, value] : split_key_values(text, owner)) {
     const KeySpec* spec = nullptr;
     for (const auto& k : keys) {
       if (k.name == key) spec = &k;
@@ -156,16 +166,13 @@ Args parse_args(std::string_view text, std::span<const KeySpec> keys, std::strin
       throw ArgumentError(fmt::format("{}: unknown key '{}'; valid keys: {}", owner, key,
                                       names.empty() ? std::string("(none)") : fmt::format("{}", fmt::join(names, ", "))));
     }
-    if (given[key]) throw ArgumentError(fmt::format("{}: key '{}' given twice", owner, key));
-    given[key] = true;
     if (!valid(*spec, value)) {
       throw ArgumentError(fmt::format("{}: {}={}: expected {}", owner, key, value, spec->allowed()));
     }
-    values[key] = value;
+    values[key] = std::move(value);
+    named.push_back(key);
   }
-  std::vector<std::string> named;
-  for (const auto& [key, was_given] : given)
-    if (was_given) named.push_back(key);
+  std::sort(named.begin(), named.end());
   return Args(std::move(values), std::move(named));
 }
 

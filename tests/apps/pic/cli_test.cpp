@@ -131,7 +131,7 @@ TEST(PicCli, AmtJsonReportTakesTheRuntimeFlags) {
   EXPECT_EQ(report.at("migrations"), 0);
 }
 
-// Issue 13: time to solution and where it went. The breakdown is one rank's step loop, so its
+// Time to solution and where it went. The breakdown is one rank's step loop, so its
 // parts add up to at most total_s; the LB parts lie inside phase_close_s.
 TEST(PicCli, TimeToSolutionCoversItsBreakdown) {
   for (const char* mode : {"--mode=amt --tessera_lb_name=GreedyLB", "--mode=spmd"}) {
@@ -155,7 +155,7 @@ TEST(PicCli, TimeToSolutionCoversItsBreakdown) {
   }
 }
 
-// Issue 30: --recut auto re-cuts the colors of a patch that starts in one color of 4 per rank,
+// `--recut auto` re-cuts the colors of a patch that starts in one color of 4 per rank,
 // reports it (the count, and its time inside the breakdown) and still validates; off, it does not.
 TEST(PicCli, RecutReportsItsCountAndTime) {
   for (const char* recut : {"auto", "off"}) {
@@ -176,7 +176,7 @@ TEST(PicCli, RecutReportsItsCountAndTime) {
   expect_rejected(2, "--mode=amt --recut sometimes", "--recut");
 }
 
-// Issue 13: --tessera_lb_interval=auto keeps the drifting PATCH balanced (4 ranks sharing the cores,
+// --tessera_lb_interval=auto keeps the drifting PATCH balanced (4 ranks sharing the cores,
 // loads on thread CPU time) without balancing every phase, and the run validates. The imbalance
 // checked is of particles moved per rank, which the balancer controls, not of the CPU time, which
 // other jobs on the machine disturb. With 24 colors per rank object granularity alone leaves I near
@@ -199,7 +199,7 @@ TEST(PicCli, AutoIntervalKeepsTheDriftingPatchBalanced) {
   }
 }
 
-// Issue 13: auto balances rarely where the load does not drift: particles over the whole grid
+// Auto balances rarely where the load does not drift: particles over the whole grid
 // (still) and SINUSOIDAL, at most 4 and 6 times in 50 phases against 50 for interval 1. The first
 // balancing comes once the imbalance over 5 % that persists has added up to one phase's average
 // load (what a balancing is taken to cost before one is measured); on 4 ranks sharing 2 cores the
@@ -220,7 +220,7 @@ TEST(PicCli, AutoIntervalBalancesAStillInputRarely) {
   }
 }
 
-// Issue 17: --tessera_lb_report writes the run's LB report at the end: one heat-map cell per rank
+// --tessera_lb_report writes the run's LB report at the end: one heat-map cell per rank
 // per phase.
 TEST(PicCli, LbReportAtRunEnd) {
   const std::string dir = "pic_cli_lb_report_" + std::to_string(::getpid());

@@ -1,4 +1,4 @@
-// Re-cutting colors (issue 30): exact cuts on hand-made column and row counts, and a tile that
+// Re-cutting colors: exact cuts on hand-made column and row counts, and a tile that
 // changes shape gives up exactly the particles outside its new cells.
 #include <gtest/gtest.h>
 

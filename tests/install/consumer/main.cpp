@@ -10,7 +10,7 @@ void greet(int from) { greetings += from + 1; }
 
 int main(int argc, char** argv) {
   tessera::Runtime rt(argc, argv);
-  rt.broadcast<&greet>(rt.rank());
+  rt.broadcast_from_this_rank<&greet>(rt.rank());
   rt.drain();
   const int total = rt.collectives().allreduce(greetings, tessera::op::sum{});
   const int p = rt.size();

@@ -64,7 +64,7 @@ nlohmann::json last_stats_line() {
 }
 
 struct Outcome {
-  tessera::lb_manager::BalanceReport report;
+  tessera::lb::BalanceReport report;
   std::int64_t collection = 0;
   std::vector<std::uint64_t> here;  // elements on this rank after migration
   double measured_after_max = 0.0;  // from the elements' actual placement

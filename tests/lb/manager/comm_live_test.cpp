@@ -22,7 +22,7 @@ LiveServices& services() {
 
 struct LiveFactory {
   static std::unique_ptr<Backend> make() {
-    return std::make_unique<lb_manager::LiveBackend>(*services().runtime, *services().termination);
+    return std::make_unique<lb::LiveBackend>(*services().runtime, *services().termination);
   }
 };
 
@@ -33,7 +33,7 @@ INSTANTIATE_TYPED_TEST_SUITE_P(Live, CommSuite, LiveFactory);
 namespace {
 
 TEST(LiveBackend, EveryMessageOfAStepIsHandledBeforeQuietReturns) {
-  lb_manager::LiveBackend backend(*services().runtime, *services().termination);
+  lb::LiveBackend backend(*services().runtime, *services().termination);
   Team<CascadeRank> team(backend, [](Rank) { return CascadeRank{}; });
   const auto h = team.handler<&CascadeRank::on_spawn>();
   // Two rounds through the same backend: the second epoch starts where the first ended.

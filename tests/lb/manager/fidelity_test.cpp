@@ -1,4 +1,4 @@
-// Fidelity (issue 6 item 5): TemperedLB in deterministic mode balances a live 4-rank run with LB
+// Fidelity: TemperedLB in deterministic mode balances a live 4-rank run with LB
 // data output on; each rank then replays the dumped phase in lbsim's engine (virtual ranks, the
 // same strategy code) with the same keys and seed, and the plans must be identical, as must the
 // loads the live strategy saw and the loads the dump holds.

@@ -31,7 +31,7 @@ struct Chatty : Element<Chatty, 2> {
 };
 
 tessera::Runtime* runtime = nullptr;
-tessera::lb_manager::LbDataFlags* flags = nullptr;
+tessera::lb::LbDataFlags* flags = nullptr;
 
 // One directory for the whole job: named by rank 0's parent (mpirun, or an Open MPI daemon), which
 // ranks on other hosts of tests/multihost do not share, so rank 0 tells them.
@@ -53,9 +53,9 @@ bool same_edge(const tessera::lb::LbEdge& a, const tessera::lb::LbEdge& b) {
 void expect_same_input(const PhaseRecord& record) {
   tessera::lb::RankData data;
   data.rank = record.rank;
-  data.phases.push_back(tessera::lb_manager::to_lb_phase(record));
+  data.phases.push_back(tessera::lb::to_lb_phase(record));
   const tessera::lb::StrategyInput via_data = tessera::lb::strategy_input(data, record.phase);
-  const tessera::lb::StrategyInput direct = tessera::lb_manager::strategy_input(record);
+  const tessera::lb::StrategyInput direct = tessera::lb::strategy_input(record);
   EXPECT_EQ(direct.rank, via_data.rank);
   ASSERT_EQ(direct.objects.size(), via_data.objects.size());
   for (std::size_t i = 0; i < direct.objects.size(); ++i)
@@ -78,7 +78,7 @@ void record_and_check(bool compress) {
   // A load clock that advances 1 s per reading: phase k (from 0) then lasts k + 1 s, as no
   // phase_done() resets the mark here.
   double clock = 0.0;
-  tessera::lb_manager::LbDataOutput output(*flags, rt.rank(), &rt.node_map(), [&clock] { return clock += 1.0; });
+  tessera::lb::LbDataOutput output(*flags, rt.rank(), &rt.node_map(), [&clock] { return clock += 1.0; });
   auto chatty = make_collection<Chatty>(rt, {3, 2 * static_cast<std::int64_t>(rt.size())});
   auto& phases = PhaseManager::of(rt);
   phases.end_phase();
@@ -149,7 +149,7 @@ TEST(LbData, PlainFilesReadBackIdentically) { record_and_check(false); }
 TEST(LbData, BrotliFilesReadBackIdentically) { record_and_check(true); }
 
 TEST(LbData, FileNameMustCarryTheRank) {
-  tessera::lb_manager::LbDataFlags bad;
+  tessera::lb::LbDataFlags bad;
   bad.file = "data.json";
   try {
     bad.validate();
@@ -168,7 +168,7 @@ TEST(LbData, FileNameMustCarryTheRank) {
 
 int main(int argc, char** argv) {
   tessera::collections::CollectionFlags collection_flags;
-  tessera::lb_manager::LbDataFlags lb_flags;
+  tessera::lb::LbDataFlags lb_flags;
   tessera::RuntimeOptions options;
   options.flag_groups = {&collection_flags, &lb_flags};
   tessera::Runtime rt(argc, argv, options);

@@ -28,7 +28,7 @@ LiveServices& services() {
 
 // Runs `args` on this process's rank of `ranks`; returns the moves of this rank's objects.
 Plan run_live(TemperedLB& lb, const std::vector<StrategyInput>& ranks) {
-  lb_manager::LiveBackend backend(*services().runtime, *services().termination);
+  lb::LiveBackend backend(*services().runtime, *services().termination);
   const auto rank = static_cast<std::size_t>(services().runtime->rank());
   return lb.run(backend, std::span<const StrategyInput>(&ranks[rank], 1));
 }

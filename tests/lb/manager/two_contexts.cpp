@@ -1,4 +1,4 @@
-// Two tessera::Contexts side by side in one process, one per communicator (issue 18, item 1):
+// Two tessera::Contexts side by side in one process, one per communicator:
 // context A on MPI_COMM_WORLD balancing with RotateLB every phase, context B on a communicator
 // whose ranks are numbered in reverse, not balancing. Each runs its own collection through
 // phases, alternating; handlers receive their collection's proxy and an object group's proxy as

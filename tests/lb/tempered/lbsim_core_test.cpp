@@ -71,7 +71,7 @@ TEST(Synthetic, BadSpecsAreNamed) {
   EXPECT_EQ(error_of([] { parse_synthetic("mapped=0"); }), "--synthetic: mapped=0: expected an integer in [1, ranks]");
   EXPECT_EQ(error_of([] { parse_synthetic("ranks=8 mapped=9"); }),
             "--synthetic: mapped=9: expected an integer in [1, ranks] (ranks=8)");
-  EXPECT_EQ(error_of([] { parse_synthetic("objects"); }), "--synthetic: malformed pair 'objects': expected key=value");
+  EXPECT_EQ(error_of([] { parse_synthetic("objects"); }), "--synthetic: malformed argument 'objects': expected key=value");
   EXPECT_EQ(error_of([] { parse_synthetic("colour=red"); }),
             "--synthetic: unknown key 'colour'; valid keys: objects, ranks, mapped, load, seed");
   EXPECT_EQ(error_of([] { parse_synthetic("load=uniform:2:1"); }),

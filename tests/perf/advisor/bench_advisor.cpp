@@ -1,4 +1,4 @@
-// tessera-bench-advisor: the balancer advisor's predictions (`lbsim advise`, issue 28) against
+// tessera-bench-advisor: the balancer advisor's predictions (`lbsim advise`) against
 // measured runs. For each input (the drifting PATCH, and SINUSOIDAL):
 //   1. record a tessera-pic run in AMT mode without LB, with --tessera_lb_data;
 //   2. run `lbsim advise` on it (--fixed-loads ignored: tessera-pic's live load model shows
@@ -17,7 +17,7 @@
 // (|predicted - measured| / measured); max_prediction_error; spearman (rank correlation of the 6
 // predicted and measured times; ties take their mean rank); best_regret (measured time of the
 // advisor's first choice / the best measured of the 6); advise_s (the advisor's own wall time).
-// Targets (issue 28): prediction_error <= 0.15 on every row, spearman >= 0.8, best_regret <= 1.05.
+// Targets: prediction_error <= 0.15 on every row, spearman >= 0.8, best_regret <= 1.05.
 // Every run must validate; a failed run stops the benchmark with exit code 1.
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>

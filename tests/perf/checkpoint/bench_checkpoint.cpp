@@ -1,4 +1,4 @@
-// tessera-bench-checkpoint (issue 15's benchmark; run on 2 ranks: mpirun -np 2): what checkpoint
+// tessera-bench-checkpoint (run on 2 ranks: mpirun -np 2): what checkpoint
 // and restart cost against the storage itself, and what checkpoints cost the PIC main job, in one
 // run. With --report=json rank 0 prints one JSON object on the last line of standard output.
 //

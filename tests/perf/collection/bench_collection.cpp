@@ -1,4 +1,4 @@
-// tessera-bench-collection (issue 4's benchmark, 2 ranks): one-way latency of an element message
+// tessera-bench-collection (2 ranks): one-way latency of an element message
 // against a plain rank message, and migration throughput of 1 KiB and 1 MiB elements against raw
 // MPI bandwidth, all in the same run. Targets: send_ratio <= 1.3; migration_mb_per_s >= half of
 // mpi_mb_per_s for 1 MiB elements. With --report=json the last line of standard output is

@@ -1,4 +1,4 @@
-// tessera-bench-lbmodel: what the work model changes (issue 19). On LBAF's ccm_example,
+// tessera-bench-lbmodel: what the work model changes. On LBAF's ccm_example,
 // synthetic-blocks, user-defined-memory-toy-problem and challenging_toy_fewer_tasks (phase 0, in
 // tests/data/lbaf), with the parameters of LBAF's config for each file (beta, gamma, delta and the
 // max_memory_usage upper bound), every strategy runs with the model off (load only, no limit) and

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Figures between hosts (issue 26): on a test bed of 2 emulated hosts (tests/multihost), with one
+# Figures between hosts: on a test bed of 2 emulated hosts (tests/multihost), with one
 # rank per host,
 #   - tessera-bench-pingpong and tessera-bench-msgrate over --tessera_transport=mpi and ofi
 #     (tcp;ofi_rxm), each beside raw MPI (Open MPI's tcp BTL over the same link) in the same run,

@@ -1,16 +1,16 @@
-// tessera-bench-pic: the AMT mode of tessera-pic against its SPMD mode (issues 7 and 13), by running
+// tessera-bench-pic: the AMT mode of tessera-pic against its SPMD mode, by running
 // the tessera-pic executable under mpirun and reading each run's JSON summary. Every figure is a
 // median over --trials rounds; each round runs every configuration once, so slow moments of the
 // machine spread over all of them (runs interleaved).
 //
-// Time to solution (issue 13), 2 ranks (one per core), wall clock, tessera-pic's total_s: first step
+// Time to solution, 2 ranks (one per core), wall clock, tessera-pic's total_s: first step
 // to the verified end, the slowest rank, with every per-phase cost (particle exchange, drains, the
 // SPMD region, phase close, LB statistics, strategy and migration). Excluded: process start-up, MPI
 // and runtime set-up, collection creation and particle placement (init_s, reported separately as
 // init_s_median) and MPI_Finalize; mpirun_wall_s is the whole mpirun, which includes them.
 //   time_to_solution_speedup[balancer]  SPMD / AMT total_s, drifting PATCH, --tessera_lb_interval=auto
 //   time_to_solution_speedup_second_input[balancer]  the same on a second drifting input of another
-//                                       size and patch (issue 30), named in "second_input": a grid
+//                                       size and patch, named in "second_input": a grid
 //                                       of L2 = 3/4 L, 2/3 of the particles, an (L2/6)-cell square
 //                                       patch from (0, 2 L2 / 3) (L 960: L 720, n 400000,
 //                                       PATCH 0 119 480 599), moving as the first; like the first it
@@ -24,20 +24,20 @@
 //                                       update been perfectly balanced, with its exchange, phase
 //                                       close, strategy, migrations and waits from noise unchanged.
 //                                       The time-to-solution target above this is out of reach of
-//                                       any placement of the run's work (issue 30)
+//                                       any placement of the run's work
 //   time_to_solution_overhead           AMT without LB / SPMD total_s, particles over the whole grid
 //   lb_every_phase_speedup[TemperedLB]  SPMD / AMT total_s, drifting PATCH, interval 1;
 //                                       lb_every_phase_balanced_bound: its balanced_bound_speedup
 //   auto_balancings_in_50_phases[input][balancer]  phases balanced at --tessera_lb_interval=auto in a
-//                                       50-step run of an input whose load does not drift (issue 30:
+//                                       50-step run of an input whose load does not drift (target:
 //                                       at most 1): particles over the whole grid, and SINUSOIDAL
 //   auto_mean_imbalance_particles[balancer]  mean I of particles moved per rank, drifting PATCH,
-//                                       interval auto (issue 30: below 0.15)
+//                                       interval auto (below 0.15)
 //   trace_cost                          TemperedLB (interval auto) with --tessera_trace / without,
-//                                       total_s (issue 17's bound: 1.15); trace_cost_mpirun_wall is
+//                                       total_s (bound: 1.15); trace_cost_mpirun_wall is
 //                                       the same for the whole mpirun, which adds rank 0's merge of
 //                                       the ranks' files into trace.json at finalize
-// Particle update only (issue 7; excludes everything but the mover):
+// Particle update only (excludes everything but the mover):
 //   amt_overhead_ratio       AMT without LB / SPMD, slowest rank's update time, whole grid
 //   speedup[balancer]        SPMD / AMT update time, drifting PATCH, interval auto
 //   modeled_speedup_8_ranks  the same on 8 ranks from thread CPU time at --modeled_n particles
@@ -161,7 +161,7 @@ int main(int argc, char** argv) {
   // The price of colors on an evenly loaded grid (a PATCH over the whole grid: on 2 ranks
   // SINUSOIDAL leaves I near 0.45 in the SPMD decomposition, which would mix imbalance in).
   const std::string even = n + fmt::format("--distribution PATCH 0 {0} 0 {0}", grid - 1);
-  // The second drifting input (issue 30): another grid size, particle count and patch place.
+  // The second drifting input: another grid size, particle count and patch place.
   const std::int64_t second_grid = grid * 3 / 4 / 2 * 2;
   const std::int64_t second_side = second_grid / 6;
   const std::int64_t second_x = 0;
@@ -183,8 +183,8 @@ int main(int argc, char** argv) {
   for (const char* lb : kBalancers)
     configs.push_back({fmt::format("second_{}", lb), 2,
                        fmt::format("--mode=amt --tessera_lb_name={} --tessera_lb_interval=auto {}", lb, second_input)});
-  // Inputs whose load does not drift, at auto: how often it balances (issue 13's test, on 2 ranks
-  // and wall-clock loads as issue 30 asks).
+  // Inputs whose load does not drift, at auto: how often it balances (the interval test, on 2 ranks
+  // and wall-clock loads).
   const std::array<std::pair<const char*, std::string>, 2> still_inputs = {
       std::pair<const char*, std::string>{"whole_grid", even}, {"SINUSOIDAL", n + "--distribution SINUSOIDAL"}};
   for (const auto& [input, args] : still_inputs)

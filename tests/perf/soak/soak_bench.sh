@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# soak_bench.sh BUILD_DIR [SECONDS] [RANKS] [KILL_EVERY]: the chaos soak benchmark of issue 29.
+# soak_bench.sh BUILD_DIR [SECONDS] [RANKS] [KILL_EVERY]: the chaos soak benchmark.
 #
 # A timed soak of tessera-soak on RANKS ranks (default 3) for SECONDS (default 1800), a random rank
 # killed every KILL_EVERY seconds or so (default 60; 0.5x to 1.5x of it), restarted by

@@ -20,7 +20,7 @@ TEST(Collectives, BroadcastReachesEveryRankExactlyOnce) {
   auto& rt = tessera::testing::runtime();
   broadcasts_seen.assign(rt.size(), 0);
   rt.collectives().barrier();
-  rt.broadcast<&on_broadcast>(rt.rank(), rt.rank() * 1000 + 7);  // every rank is a root once
+  rt.broadcast_from_this_rank<&on_broadcast>(rt.rank(), rt.rank() * 1000 + 7);  // every rank is a root once
   rt.drain();
   for (int root = 0; root < rt.size(); ++root) EXPECT_EQ(broadcasts_seen[root], 1) << "root " << root;
 }

@@ -26,7 +26,7 @@ TEST(ObjGroup, SendAndBroadcastRunOnTheLocalInstance) {
   // Everyone sends 3 hits to every rank, then one broadcast each.
   for (int dest = 0; dest < rt.size(); ++dest)
     for (int i = 0; i < 3; ++i) group.send<&Counter::hit>(dest, rt.rank(), 2);
-  group.broadcast<&Counter::hit>(rt.rank(), 5);
+  group.broadcast_from_this_rank<&Counter::hit>(rt.rank(), 5);
   rt.drain();
   EXPECT_EQ(group.local()->hits, 4 * rt.size());
   EXPECT_EQ(group.local()->total, (3 * 2 + 5) * rt.size());

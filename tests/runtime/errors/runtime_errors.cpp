@@ -1,5 +1,6 @@
 // Deliberate misuse, one mode per run, to check that each error prints one clear message and
 // the job exits non-zero on every rank instead of hanging.
+#include "transports.hpp"  // the MPI transport's tag
 #include <tessera/runtime.hpp>
 
 #include <csignal>
@@ -39,7 +40,7 @@ int main(int argc, char** argv) {
         tessera::Envelope envelope;
       } record;
       record.envelope.handler = 999999;
-      MPI_Send(&record, sizeof record, MPI_BYTE, rt.size() - 1, tessera::kMpiTransportTag, rt.comm());
+      MPI_Send(&record, sizeof record, MPI_BYTE, rt.size() - 1, tessera::detail::kMpiTransportTag, rt.comm());
     }
   } else if (mode == "peer-dies") {
     // Rank 1 dies on the 101st ping; rank 0 goes on pinging it. Run under an mpirun that lets the

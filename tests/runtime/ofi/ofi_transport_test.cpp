@@ -41,7 +41,7 @@ tessera::TransportOptions options(const std::string& provider = g_provider) {
 
 TEST(OfiTransport, MessagesAcrossTheEagerThresholdArriveExactAndInOrder) {
   MPI_Comm comm = MPI_COMM_WORLD;
-  auto transport = tessera::make_transport(&comm, options());
+  auto transport = tessera::make_transport(comm, options());
   const int me = transport->rank();
   const int ranks = transport->size();
   std::size_t expected = 0;
@@ -93,7 +93,7 @@ TEST(OfiTransport, AnUnknownProviderFailsAlikeOnEveryRankListingTheProviders) {
   MPI_Comm comm = MPI_COMM_WORLD;
   auto o = options("no-such-provider");
   try {
-    tessera::make_transport(&comm, o);
+    tessera::make_transport(comm, o);
     FAIL() << "no error";
   } catch (const tessera::Error& e) {
     const std::string what = e.what();

@@ -44,7 +44,7 @@ TEST(TransportRegistry, KeysHaveDefaultsAndAreValidated) {
   EXPECT_EQ(message([&] { registry.parse("ofi", "peer_timeout"); }),
             "--tessera_transport_args (ofi): malformed argument 'peer_timeout': expected key=value");
   EXPECT_EQ(message([&] { registry.parse("carrier-pigeon", ""); }),
-            "--tessera_transport=carrier-pigeon is unknown: use one of mpi, ofi");
+            "--tessera_transport: unknown transport 'carrier-pigeon'; valid transports: mpi, ofi");
 }
 
 TEST(TransportRegistry, HelpListsEveryTransportWithItsKeys) {

@@ -10,25 +10,20 @@
 #include <utility>
 #include <vector>
 
+#include <tessera/keys.hpp>
+
 #include "tessera/lbsim/synthetic.hpp"
 
 namespace tessera::lbsim::detail {
 
-// Throws InputError: "<flag>: malformed pair 'x': expected key=value", or a key given twice.
+// The pairs of `text` in order (tessera/keys.hpp's splitter). Throws InputError: "<flag>: malformed
+// argument 'x': expected key=value", or a key given twice.
 inline std::vector<std::pair<std::string, std::string>> split_pairs(std::string_view text, std::string_view flag) {
   std::vector<std::pair<std::string, std::string>> pairs;
-  std::istringstream words{std::string(text)};
-  std::string word;
-  while (words >> word) {
-    const auto eq = word.find('=');
-    if (eq == std::string::npos || eq == 0 || eq + 1 == word.size()) {
-      throw InputError(std::string(flag) + ": malformed pair '" + word + "': expected key=value");
-    }
-    std::string key = word.substr(0, eq);
-    for (const auto& [seen, value] : pairs) {
-      if (seen == key) throw InputError(std::string(flag) + ": key '" + key + "' given twice");
-    }
-    pairs.emplace_back(std::move(key), word.substr(eq + 1));
+  try {
+    for (auto& [key, value] : split_key_values(text, flag)) pairs.emplace_back(std::move(key), std::move(value));
+  } catch (const ArgumentError& e) {
+    throw InputError(e.what());
   }
   return pairs;
 }

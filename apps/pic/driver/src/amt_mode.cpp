@@ -40,7 +40,7 @@ std::uint64_t count_arrivals(const std::vector<std::uint64_t>& before, const std
 }
 
 // The balancer as the summary names it: the strategy, "lb_file" for a per-phase schedule, or "none".
-std::string balancer_label(const lb_manager::LbFlags& flags) {
+std::string balancer_label(const lb::LbFlags& flags) {
   if (!flags.name.empty()) {
     return flags.name;
   }
@@ -126,6 +126,11 @@ RunSummary run_amt(const Options& options, MPI_Comm parent) {
   std::vector<std::string> runtime_args{"tessera-pic"};
   runtime_args.insert(runtime_args.end(), options.tessera_args.begin(), options.tessera_args.end());
   Context ctx(runtime_args, comm);
+  if (ctx.help_shown()) {
+    RunSummary shown;
+    shown.help_shown = true;
+    return shown;
+  }
   Runtime& rt = ctx.runtime();
   CheckpointState state;
   if (ctx.restarted()) {
@@ -138,7 +143,7 @@ RunSummary run_amt(const Options& options, MPI_Comm parent) {
   // object that cannot move, is here almost all waiting: in the drain for the slowest rank's
   // colors and in the SPMD region. Counted as load it makes the idle ranks look as busy as the
   // loaded one and no strategy moves anything, so only the colors' particle updates count.
-  const lb_manager::LoadModel counted = [](const lb::LbObject& measured, lb::PhaseId) {
+  const lb::LoadModel counted = [](const lb::LbObject& measured, lb::PhaseId) {
     return measured.migratable ? measured.load : 0.0;
   };
   ctx.lb().set_load_model(counted);

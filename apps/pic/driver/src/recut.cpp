@@ -69,7 +69,7 @@ void Recutter::recut(Runtime& rt, const collections::CollectionProxy<Color>& col
   rt.drain();
 }
 
-lb_manager::LoadModel recut_load_model(std::unordered_map<std::uint64_t, std::uint64_t> counts,
+lb::LoadModel recut_load_model(std::unordered_map<std::uint64_t, std::uint64_t> counts,
                                        double seconds_per_particle) {
   return [counts = std::move(counts), seconds_per_particle](const lb::LbObject& measured, lb::PhaseId) {
     if (!measured.migratable) return 0.0;

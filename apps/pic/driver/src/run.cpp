@@ -50,6 +50,7 @@ int run(int argc, const char* const* argv, MPI_Comm comm, Clock::time_point star
     // rank throws the same error at the same point and nothing waits on a rank that left.
     check_writable(comm, "--step_log", options.step_log);
     RunSummary summary = runner_for(options.mode)(options, comm);
+    if (summary.help_shown) return 0;
     summary.hosts = count_hosts(comm);
     if (rank == 0) {
       if (!options.step_log.empty()) {

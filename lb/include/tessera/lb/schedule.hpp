@@ -19,6 +19,7 @@
 
 #include "tessera/lb/args.hpp"
 #include "tessera/lb/model.hpp"
+#include "tessera/lb/registry.hpp"
 
 namespace tessera::lb {
 
@@ -30,6 +31,7 @@ struct ScheduleEntry {
   bool automatic = false;  // auto: the LB manager decides at each phase whether to balance
   std::string strategy;
   std::string args;      // "key=value ..." as written
+  StrategyFactory make;  // parsed against the registry given to parse/read; empty without one
   int line = 0;          // 1-based, for messages
 };
 

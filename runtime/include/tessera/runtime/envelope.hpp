@@ -3,6 +3,7 @@
 #include <tessera/runtime/handler_registry.hpp>
 
 #include <cstdint>
+#include <type_traits>
 
 namespace tessera {
 
@@ -28,5 +29,20 @@ struct Envelope {
 };
 static_assert(sizeof(Envelope) == 32, "the wire header is 32 bytes");
 static_assert(std::is_trivially_copyable_v<Envelope>);
+
+namespace detail {
+/// The envelope of a message to handler F delivered by invoker I: its target object (0: none),
+/// flags, the rank a broadcast's tree is rooted at (the sender's for point-to-point), its epoch.
+template <auto F, Invoker I>
+Envelope make_envelope(std::uint64_t target, std::uint16_t flags, int root, EpochId epoch) {
+  Envelope envelope;
+  envelope.handler = handler_id<F, I>();
+  envelope.flags = flags;
+  envelope.root = root;
+  envelope.epoch = epoch;
+  envelope.target = target;
+  return envelope;
+}
+}  // namespace detail
 
 }  // namespace tessera

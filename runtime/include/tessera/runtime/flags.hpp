@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <variant>
 #include <vector>
@@ -83,7 +84,15 @@ class FlagTable {
   std::vector<Flag> flags_;
 };
 
+struct ParsedFlags;
+
 /// A set of flags owned by one layer.
+///
+/// Values are parsed once, at start-up: the parser stores each flag's value in its target, then
+/// validate() checks them and resolve() turns those given as text (an interval that is `N` or
+/// `auto`, a load model, a strategy with its keys, a transport spec) into the typed values the
+/// layer reads from then on. Every such conversion goes through parse_value(), which counts it, so
+/// a test can check that nothing parses a flag after start-up (parses() does not grow).
 class FlagGroup {
  public:
   virtual ~FlagGroup() = default;
@@ -92,6 +101,31 @@ class FlagGroup {
   virtual void describe(FlagTable& table) = 0;
   /// Checks values after parsing; throws tessera::Error naming the flag on a bad value.
   virtual void validate() const {}
+  /// Converts text values into typed ones, after validate(); throws tessera::Error naming the flag.
+  virtual void resolve() {}
+
+  /// Where a value came from: true when `name` (`--tessera_...`) was on the command line, false
+  /// when it holds what the program set (ContextOptions) or the built-in default.
+  bool given(std::string_view name) const {
+    for (const auto& flag : given_)
+      if (flag == name) return true;
+    return false;
+  }
+  /// How many values resolve() has parsed from text, over every parse of this group.
+  std::int64_t parses() const { return parses_; }
+
+ protected:
+  /// Runs `parse` (one flag value's conversion) and counts it.
+  template <class F>
+  auto parse_value(F&& parse) {
+    ++parses_;
+    return parse();
+  }
+
+ private:
+  friend ParsedFlags parse_flags(int& argc, char** argv, const std::vector<FlagGroup*>& groups);
+  std::vector<std::string> given_;
+  std::int64_t parses_ = 0;
 };
 
 /// Flags of the runtime layer itself.

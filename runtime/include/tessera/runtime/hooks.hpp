@@ -1,7 +1,7 @@
 #pragma once
 /// The runtime's hooks for the layers above it: low-level sends to registered targets, the
 /// target table (target_table.hpp), pollers, the message observer (outbox.hpp), the current epoch
-/// and idle accounting (idle_clock.hpp).
+/// and idle accounting (idle_clock.hpp, idle_loop.hpp).
 ///
 /// They are how termination, collections, object groups and the LB manager are built, not how an
 /// application talks to Tessera, so Runtime keeps them private (runtime.hpp shows the user API:
@@ -47,8 +47,8 @@ class RuntimeHooks {
   /// than the message. A rank outside [0, size) is fatal.
   template <auto F, Invoker I>
   void send_record(int dest, std::uint64_t target, std::uint16_t flags, Buffer&& record) {
-    rt_.check_rank(dest);
-    rt_.outbox_.send_whole(dest, rt_.make_envelope<F, I>(target, flags, rt_.rank_), std::move(record));
+    check_rank(dest);
+    rt_.outbox_.send_whole(dest, make_envelope<F, I>(target, flags, rt_.rank_, rt_.current_epoch_), std::move(record));
   }
 
   /// send_record for one large record whose payload `encode(Buffer&)` appends to the record it
@@ -58,8 +58,8 @@ class RuntimeHooks {
   /// of three times. Same order and counting as send_record.
   template <auto F, Invoker I, class Encode>
   void send_encoded(int dest, std::uint64_t target, std::uint16_t flags, std::size_t payload_bytes, Encode&& encode) {
-    rt_.check_rank(dest);
-    rt_.outbox_.send_encoded(dest, rt_.make_envelope<F, I>(target, flags, rt_.rank_), payload_bytes,
+    check_rank(dest);
+    rt_.outbox_.send_encoded(dest, make_envelope<F, I>(target, flags, rt_.rank_, rt_.current_epoch_), payload_bytes,
                              std::forward<Encode>(encode));
   }
 
@@ -76,7 +76,7 @@ class RuntimeHooks {
   /// The observer of counted messages (nullptr removes it).
   void set_observer(MessageObserver* observer) { rt_.outbox_.set_observer(observer); }
   /// Turns on idle accounting on either clock (the instrumentation's).
-  void account_idle(bool wall_clock, bool cpu_clock) { rt_.idle_.account(wall_clock, cpu_clock); }
+  void account_idle(bool wall_clock, bool cpu_clock) { rt_.idle_.clock().account(wall_clock, cpu_clock); }
 
   /// The object messages with envelope target `id` run on; earlier messages for it are released.
   void register_target(std::uint64_t id, Resident* object) { rt_.register_target(id, object); }
@@ -109,6 +109,9 @@ class RuntimeHooks {
   }
 
  private:
+  void check_rank(int dest) const {
+    if (dest < 0 || dest >= rt_.size_) rt_.bad_rank(dest);
+  }
   Runtime& rt_;
 };
 

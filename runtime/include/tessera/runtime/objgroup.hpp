@@ -5,7 +5,7 @@
 ///   struct Counter { int hits = 0; void hit(int n) { hits += n; } };
 ///   auto group = tessera::make_objgroup<Counter>(rt);      // collective
 ///   group.send<&Counter::hit>(1, 5);                       // runs on rank 1's Counter
-///   group.broadcast<&Counter::hit>(1);                     // on every rank's Counter
+///   group.broadcast_from_this_rank<&Counter::hit>(1);                     // on every rank's Counter
 ///
 /// The proxy travels in messages as its id and resolves to the instance of the runtime that
 /// decodes the message (serial::decoding_runtime), so two runtimes in one process each find their
@@ -59,11 +59,18 @@ class ObjGroup {
     tessera::detail::hooks(*rt_).send_to<F, detail::invoke_member<F, T>>(dest, id_, 0, std::forward<A>(args)...);
   }
 
-  /// Runs member handler F(args...) on every rank's instance, this one included.
+  /// Runs member handler F(args...) on every rank's instance, this one included, from the rank
+  /// that calls it: not a collective (the name a collection's broadcast has too).
   template <auto F, class... A>
-  void broadcast(A&&... args) const {
+  void broadcast_from_this_rank(A&&... args) const {
     check<F>();
     tessera::detail::hooks(*rt_).broadcast_to<F, detail::invoke_member<F, T>>(id_, 0, std::forward<A>(args)...);
+  }
+  /// The name before 1.1, deprecated for one release.
+  template <auto F, class... A>
+  [[deprecated("an object group's broadcast runs from the calling rank only: call broadcast_from_this_rank")]]
+  void broadcast(A&&... args) const {
+    broadcast_from_this_rank<F>(std::forward<A>(args)...);
   }
 
   template <class Archive>

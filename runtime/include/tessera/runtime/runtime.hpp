@@ -8,8 +8,8 @@
 /// Runtime drains outstanding work first: every message sent on any rank has been handled.
 ///
 /// Messages: `rt.send<&handler>(rank, args...)` runs `handler(args...)` on `rank`;
-/// `rt.broadcast<&handler>(args...)` runs it once on every rank, the caller included, forwarded
-/// down a spanning tree rooted at the caller. Handlers are free functions, or member functions
+/// `rt.broadcast_from_this_rank<&handler>(args...)` runs it once on every rank, the caller
+/// included, forwarded down a spanning tree rooted at the caller. Handlers are free functions, or member functions
 /// of an object group (see objgroup.hpp); they need no registration. Arguments are encoded as
 /// serialize.hpp describes.
 ///
@@ -29,14 +29,14 @@
 #include <tessera/runtime/error.hpp>
 #include <tessera/runtime/flags.hpp>
 #include <tessera/runtime/handler_traits.hpp>
-#include <tessera/runtime/idle_clock.hpp>
-#include <tessera/runtime/idle_policy.hpp>
+#include <tessera/runtime/idle_loop.hpp>
 #include <tessera/runtime/node_map.hpp>
 #include <tessera/runtime/outbox.hpp>
 #include <tessera/runtime/resident.hpp>
 #include <tessera/runtime/target_table.hpp>
 #include <tessera/runtime/timer.hpp>
 #include <tessera/runtime/trace.hpp>
+#include <tessera/runtime/trace_session.hpp>
 #include <tessera/runtime/transport.hpp>
 
 #include <mpi.h>
@@ -71,16 +71,16 @@ struct RuntimeOptions {
   /// `--tessera_` arguments, if any, are parsed over them, and both are validated as flags are.
   const RuntimeFlags* flags = nullptr;
   const TraceFlags* trace_flags = nullptr;
-  /// Argument-parsing failures and --tessera_help exit the process (the default, for
-  /// applications); tests that check the messages set this to false to get a tessera::Error.
+  /// Argument-parsing failures exit the process (the default, for applications); tests that check
+  /// the messages set this to false to get a tessera::Error.
   bool exit_on_flag_error = true;
 };
 
 class Runtime {
  public:
   /// Initializes this rank. Parses and removes `--tessera_` flags from argc/argv. On a bad flag
-  /// prints one message (rank 0) and exits non-zero on every rank; on --tessera_help prints the
-  /// flags (rank 0) and exits 0.
+  /// prints one message (rank 0) and exits non-zero on every rank. On a help flag prints the help
+  /// (rank 0), sets help_shown() and starts as usual: the program decides whether to go on.
   Runtime(int& argc, char**& argv, RuntimeOptions options = {});
   ~Runtime();
   Runtime(const Runtime&) = delete;
@@ -91,34 +91,29 @@ class Runtime {
   /// Tessera's own communicator, duplicated from the application's or from MPI_COMM_WORLD.
   MPI_Comm comm() const { return comm_; }
   /// This rank's node (the ranks sharing its memory), a dense id in [0, num_nodes()) numbered by
-  /// each node's lowest rank (node_map.hpp). Found once, collectively, when the runtime starts.
+  /// each node's lowest rank; node_of(rank) throws std::out_of_range outside [0, size()). Found
+  /// once, collectively, at start-up (node_map.hpp).
   int node() const { return nodes_.node_of(rank_); }
-  /// The node of `rank`, in [0, num_nodes()); a rank outside [0, size()) throws std::out_of_range.
   int node_of(int rank) const { return nodes_.node_of(rank); }
-  /// Number of nodes the communicator's ranks run on, >= 1.
   int num_nodes() const { return nodes_.num_nodes(); }
-  /// The whole map: every rank's node, node sizes, each rank's place within its node.
   const NodeMap& node_map() const { return nodes_; }
   const RuntimeFlags& flags() const { return flags_; }
-  /// The libfabric provider in use with --tessera_transport=ofi (the one chosen when the key
-  /// `provider` was left empty), or "" over MPI.
+  /// True when a help flag (--tessera_help, _help_transports, _help_markdown) printed its text.
+  bool help_shown() const { return help_shown_; }
+  /// The libfabric provider in use with --tessera_transport=ofi, or "" over MPI.
   std::string network_provider() const;
-  /// The idle spin window in microseconds: --tessera_idle_spin_us, or what auto chose for this node
-  /// at start-up (the window of a rank with a core of its own, while it is not descheduled).
-  double idle_spin_us() const { return idle_spin_us_; }
-  /// How many long spins showed this rank being descheduled, so that it spun the shared window
-  /// for a while (idle_policy.hpp); always 0 with a window set by hand.
-  unsigned long idle_spin_backoffs() const { return spin_.descheduled(); }
+  /// The idle spin window chosen at start-up (microseconds), and how many long spins showed this
+  /// rank descheduled (idle_loop.hpp).
+  double idle_spin_us() const { return idle_.spin_us(); }
+  unsigned long idle_spin_backoffs() const { return idle_.descheduled(); }
   spdlog::logger& log() { return *log_; }
   /// Reductions and broadcasts of values (collectives.hpp); made on first use.
   Collectives& collectives();
-  /// This rank's timeline trace (--tessera_trace), or nullptr when tracing is off. Layers above
-  /// record their own events through it (epochs, phases, the LB manager's steps).
+  /// This rank's timeline trace (--tessera_trace), or nullptr when tracing is off.
   Tracer* tracer() const { return tracer_; }
 
-  /// Ends the job on an error every rank found alike (the same flags, the same checkpoint
-  /// manifest): call it on every rank. Rank 0 prints `tessera: <message>` once and every rank
-  /// exits with code 2, without MPI_Abort. An error only one rank can see goes to fatal() instead.
+  /// Ends the job on an error every rank found alike (call it on every rank): rank 0 prints
+  /// `tessera: <message>` once, every rank exits with code 2. One rank's error goes to fatal().
   [[noreturn]] void stop(const std::string& message) const;
 
   /// Runs free function F(args...) on rank `dest`. A rank outside [0, size) is fatal.
@@ -129,57 +124,44 @@ class Runtime {
     send_to<F, detail::invoke_free<F>>(dest, 0, 0, std::forward<A>(args)...);
   }
 
-  /// Runs free function F(args...) once on every rank, this one included.
+  /// Runs free function F(args...) once on every rank, this one included, from this rank: not a
+  /// collective (one name with collections and object groups). `broadcast` is the 1.0 name.
   template <auto F, class... A>
-  void broadcast(A&&... args) {
+  void broadcast_from_this_rank(A&&... args) {
     static_assert(std::is_void_v<typename detail::handler_traits<decltype(F)>::object>,
-                  "broadcast<&C::member> needs an object: use an ObjGroup proxy's broadcast");
+                  "broadcast_from_this_rank<&C::member> needs an object: use an ObjGroup proxy's");
     broadcast_to<F, detail::invoke_free<F>>(0, 0, std::forward<A>(args)...);
   }
+  template <auto F, class... A>
+  [[deprecated("the runtime's broadcast runs from the calling rank only: call broadcast_from_this_rank")]]
+  void broadcast(A&&... args) {
+    broadcast_from_this_rank<F>(std::forward<A>(args)...);
+  }
 
-  /// Bytes at the front of a record buffer that send_record fills in: the record's 64-bit length
-  /// and its envelope.
+  /// Bytes at the front of a record buffer that send_record fills in (length and envelope).
   static constexpr std::size_t kRecordHeaderBytes = detail::Outbox::kRecordHeaderBytes;
 
   /// Sends every partly filled outgoing batch now (each scheduler turn does this too).
   void flush() { outbox_.flush(); }
-
   /// Queues `work` to run on this rank from the progress loop, after work already queued.
   void post_local(std::function<void()> work) { local_work_.push_back(std::move(work)); }
-
   /// One scheduler turn: receives and runs waiting messages, runs queued local work, advances
   /// sends. Returns true when it did anything.
   bool progress();
 
-  /// Runs the progress loop until `done()` is true, idling politely between turns. Flushes
-  /// before returning: `done()` may already hold when a callback has just queued messages (a
-  /// collective completing on arrival of the last partial), and they must not wait for a turn
-  /// that the application may not run before its next MPI call.
+  /// Runs turns until `done()` holds, idling politely between them (idle_loop.hpp). Flushes
+  /// before returning: a callback may have just queued messages, and they must not wait for a
+  /// turn the application may not run before its next MPI call.
   template <class Pred>
   void run_until(Pred&& done) {
-    IdleBackoff idle(spin_, flags_.idle_yield_us, flags_.idle_sleep_max_us);
-    while (!done()) {
-      if (progress()) {
-        idle.reset();
-      } else {
-        idle_.nothing_found();
-        // While spinning, test the network alone a few times between whole turns: the turn's
-        // housekeeping would otherwise delay noticing a message.
-        if (idle.spinning() && transport_->await(kAwaitTries)) continue;
-        idle.wait();
-      }
-    }
-    idle_.found_work();
+    idle_.run_until(done, [this] { return progress(); }, [this] { return transport_->await(kAwaitTries); });
     flush();
   }
 
-  /// Seconds this rank has spent waiting for work in run_until (and what uses it) since
-  /// accounting was turned on, on the wall clock and on the thread CPU clock (spinning costs CPU,
-  /// sleeping does not). The instrumentation subtracts them so waiting is not charged as load. A
-  /// wait starts at the first turn that finds nothing and ends when a turn finds work, before that
-  /// work runs; the clocks are read only then, never on every empty turn.
-  double idle_seconds() const { return idle_.seconds(); }
-  double idle_cpu_seconds() const { return idle_.cpu_seconds(); }
+  /// Seconds spent waiting in run_until since accounting was turned on, on the wall clock and the
+  /// thread CPU clock (idle_clock.hpp); the instrumentation subtracts them from loads.
+  double idle_seconds() const { return idle_.clock().seconds(); }
+  double idle_cpu_seconds() const { return idle_.clock().cpu_seconds(); }
 
   /// Runs until no message is queued or in flight anywhere and all local work is done
   /// (collective: every rank must call it). Used by finalize.
@@ -187,7 +169,6 @@ class Runtime {
 
   /// The epoch stamped on messages sent now; the termination layer sets it.
   EpochId current_epoch() const { return current_epoch_; }
-
   /// Counted (non-system) messages this rank has sent and handled since start.
   std::uint64_t messages_sent() const { return outbox_.counted_sent(); }
   std::uint64_t messages_handled() const { return counted_handled_; }
@@ -198,55 +179,39 @@ class Runtime {
 
   template <auto F, detail::Invoker I, class... A>
   void send_to(int dest, std::uint64_t target, std::uint16_t flags, A&&... args) {
-    check_rank(dest);
-    outbox_.pack<F>(dest, make_envelope<F, I>(target, flags, rank_), std::forward<A>(args)...);
+    if (dest < 0 || dest >= size_) bad_rank(dest);
+    outbox_.pack<F>(dest, detail::make_envelope<F, I>(target, flags, rank_, current_epoch_), std::forward<A>(args)...);
   }
   // Down the spanning tree rooted at this rank, then here.
   template <auto F, detail::Invoker I, class... A>
   void broadcast_to(std::uint64_t target, std::uint16_t flags, A&&... args) {
-    outbox_.pack<F>(rank_, make_envelope<F, I>(target, flags | Envelope::kBroadcast, rank_), std::forward<A>(args)...);
-  }
-  void check_rank(int dest) const {
-    if (dest < 0 || dest >= size_) bad_rank(dest);
-  }
-  template <auto F, detail::Invoker I>
-  Envelope make_envelope(std::uint64_t target, std::uint16_t flags, int root) const {
-    Envelope envelope;
-    envelope.handler = detail::handler_id<F, I>();
-    envelope.flags = flags;
-    envelope.root = root;
-    envelope.epoch = current_epoch_;
-    envelope.target = target;
-    return envelope;
+    outbox_.pack<F>(rank_, detail::make_envelope<F, I>(target, flags | Envelope::kBroadcast, rank_, current_epoch_),
+                    std::forward<A>(args)...);
   }
 
   void register_target(std::uint64_t id, detail::Resident* object);
   void deliver_batch(int source, std::span<const std::byte> batch);
   void deliver(int source, std::span<const std::byte> record);
   void dispatch(const Envelope& envelope, int source, std::span<const std::byte> record, std::uint64_t flow);
-  void start_trace(bool exit_on_error);
-  // A start-up error that every rank meets alike: rethrown when `exit_on_error` is false, else
-  // printed once (rank 0) before every rank exits with status 2.
-  [[noreturn]] void fail_start_up(const Error& error, bool exit_on_error);
-  void finish_trace();
+  // A start-up error every rank meets alike: rethrown when `exit_on_error` is false, else printed
+  // once (by rank `speaker`) before every rank exits with status 2.
+  [[noreturn]] void fail_start_up(const std::string& message, int speaker, bool exit_on_error);
   [[noreturn]] void bad_rank(int dest) const;
 
   static constexpr int kAwaitTries = 16;
   static constexpr int kBatchesPerTurn = 16;
 
   RuntimeFlags flags_;
-  TraceFlags trace_flags_;
-  std::unique_ptr<Tracer> trace_;
-  Tracer* tracer_ = nullptr;  // trace_.get(): the one pointer each event site tests
-  double idle_spin_us_ = RuntimeFlags::kIdleSpinSharedUs;  // the flag, with auto resolved
-  SpinGovernor spin_{RuntimeFlags::kIdleSpinSharedUs, RuntimeFlags::kIdleSpinSharedUs};
-  detail::IdleClock idle_;
+  bool help_shown_ = false;
   bool owns_mpi_ = false;
   MPI_Comm comm_ = MPI_COMM_NULL;
   int rank_ = 0;
   int size_ = 1;
   NodeMap nodes_;
   std::shared_ptr<spdlog::logger> log_;
+  detail::TraceSession trace_;
+  Tracer* tracer_ = nullptr;  // trace_.tracer(): the one pointer each event site tests
+  detail::IdleLoop idle_;
   std::unique_ptr<Transport> transport_;
   detail::Outbox outbox_;
   std::unique_ptr<detail::Resident> collectives_;  // a Collectives, made by collectives() on first use
@@ -273,8 +238,13 @@ void send(int dest, A&&... args) {
 
 /// From inside a handler: runs free function F(args...) once on every rank through this_runtime().
 template <auto F, class... A>
+void broadcast_from_this_rank(A&&... args) {
+  this_runtime().broadcast_from_this_rank<F>(std::forward<A>(args)...);
+}
+template <auto F, class... A>
+[[deprecated("tessera::broadcast runs from the calling rank only: call tessera::broadcast_from_this_rank")]]
 void broadcast(A&&... args) {
-  this_runtime().broadcast<F>(std::forward<A>(args)...);
+  broadcast_from_this_rank<F>(std::forward<A>(args)...);
 }
 
 }  // namespace tessera

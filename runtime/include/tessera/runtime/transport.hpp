@@ -6,21 +6,45 @@
 /// transport is used by one thread (the rank's progress thread).
 #include <tessera/runtime/buffer.hpp>
 
+#include <mpi.h>
+
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <span>
 #include <string>
 
 namespace tessera {
 
+namespace detail {
+struct ReceiveTokens;
+}  // namespace detail
+
+/// What a transport needs back at release() to free one received message: where its bytes live
+/// (a slot of its receive ring) or the buffer it received them into. Opaque outside the
+/// transports, which reach it through detail::ReceiveTokens.
+class ReceiveToken {
+ private:
+  friend struct detail::ReceiveTokens;
+  std::int64_t slot_ = -1;
+  Buffer owned_;
+};
+
 /// One received message: its source rank and its bytes (envelope included). The bytes belong to
 /// the transport and stay valid until the message is given back with release().
 struct Incoming {
   int source = -1;
   std::span<const std::byte> bytes;
-  int slot = -1;  ///< the transport's bookkeeping: where the bytes live
-  Buffer owned;   ///< the transport's bookkeeping: a payload received outside the slots
+  ReceiveToken token;
 };
+
+namespace detail {
+/// The transports' access to their tokens: a slot index (-1: none) and an owned buffer.
+struct ReceiveTokens {
+  static std::int64_t& slot(ReceiveToken& token) { return token.slot_; }
+  static Buffer& owned(ReceiveToken& token) { return token.owned_; }
+};
+}  // namespace detail
 
 class Transport {
  public:
@@ -70,12 +94,10 @@ class Transport {
   /// Sends the `size` bytes (at most the capacity reserved) written at reserve(dest, ...).
   virtual void commit(int /*dest*/, std::size_t /*size*/) {}
 
-  /// The libfabric provider carrying traffic between nodes ("tcp;ofi_rxm"), empty over MPI.
-  virtual std::string provider() const { return {}; }
+  /// What carries the traffic, in the network's own terms, for reports: the libfabric provider
+  /// ("tcp;ofi_rxm") with ofi, empty over MPI. A layered transport reports the network's.
+  virtual std::string description() const { return {}; }
 };
-
-/// The MPI tag of every active message on Tessera's communicator.
-inline constexpr int kMpiTransportTag = 7001;
 
 /// What the runtime hands every network transport, beside the transport's own keys
 /// (transport_registry.hpp): which network, the node's shared-memory rings in front of it, and the
@@ -104,13 +126,14 @@ struct TransportOptions {
   std::size_t max_int_count = 0x7fffffff;
 };
 
-/// The runtime's transport: the network transport `options.network` names (registered in
-/// transport_registry.hpp, with `options.network_args` as its keys), and, with
-/// `options.shared_memory` and more than one rank of `comm` on this node, shared-memory rings
-/// between the node's ranks in front of it (node_transport.cpp; per-pair order holds across both
-/// paths). Collective over `comm`, and so is destroying it. Throws tessera::Error, on every rank
-/// alike, for an unknown network, a bad key, a ring size below 4096 bytes or not a multiple of 64,
-/// or what the network transport's set-up refuses.
-std::unique_ptr<Transport> make_transport(void* mpi_comm, TransportOptions options = {});
+/// The runtime's transport, composed in one place (transport_stack.cpp): the network transport
+/// `options.network` names (registered in transport_registry.hpp, with `options.network_args` as
+/// its keys); with `options.shared_memory` and more than one rank of `comm` on this node,
+/// shared-memory rings between the node's ranks in front of it (node_transport.cpp; per-pair order
+/// holds across both paths); in a build with fault injection (tests only), the faults the
+/// environment asks for around both. Collective over `comm`, and so is destroying it. Throws
+/// tessera::Error, on every rank alike, for an unknown network, a bad key, a ring size below 4096
+/// bytes or not a multiple of 64, or what the network transport's set-up refuses.
+std::unique_ptr<Transport> make_transport(MPI_Comm comm, TransportOptions options = {});
 
 }  // namespace tessera

@@ -9,6 +9,7 @@
 /// they are the registry's. A new transport is a folder of files and one line there
 /// (runtime/README.md, "Adding a transport").
 #include <tessera/keys.hpp>
+#include <tessera/named_registry.hpp>
 #include <tessera/runtime/transport.hpp>
 
 #include <functional>
@@ -23,31 +24,26 @@ struct TransportEntry {
   std::string name;
   std::string summary;
   std::vector<KeySpec> keys;
-  /// Collective over `*mpi_comm` (an MPI_Comm*): the transport, from the options every transport
-  /// gets and its own validated keys. Throws tessera::Error, on every rank alike, when it cannot
-  /// start (naming the key or what is missing).
-  std::function<std::unique_ptr<Transport>(void* mpi_comm, const TransportOptions& options, const Args& keys)> make;
+  /// Collective over `comm`: the transport, from the options every transport gets and its own
+  /// validated keys. Throws tessera::Error, on every rank alike, when it cannot start (naming the
+  /// key or what is missing).
+  std::function<std::unique_ptr<Transport>(MPI_Comm comm, const TransportOptions& options, const Args& keys)> make;
 };
 
-class TransportRegistry {
+/// find, get, names and help (--tessera_help_transports) come from NamedRegistry, as the LB
+/// registry's do.
+class TransportRegistry : public NamedRegistry<TransportEntry> {
  public:
-  explicit TransportRegistry(std::vector<TransportEntry> entries) : entries_(std::move(entries)) {}
+  explicit TransportRegistry(std::vector<TransportEntry> entries)
+      : NamedRegistry(std::move(entries), "transport", "transports") {}
 
   /// Every transport this build has (mpi, ofi; ofi refuses to start where libfabric was not found).
   static const TransportRegistry& builtin();
 
-  /// The entry named `name`, or nullptr.
-  const TransportEntry* find(std::string_view name) const;
-  std::vector<std::string> names() const;
-  /// `text` checked against `name`'s keys, defaults filled in. Throws tessera::Error for an
-  /// unknown transport, and ArgumentError (naming `--tessera_transport_args` and the key) for a
-  /// bad key.
+  /// `text` checked against `name`'s keys, defaults filled in. Throws ArgumentError naming
+  /// `--tessera_transport` for an unknown transport, and `--tessera_transport_args` and the key
+  /// for a bad key.
   Args parse(std::string_view name, std::string_view text) const;
-  /// Every transport with its summary and keys, for --tessera_help_transports.
-  std::string help() const;
-
- private:
-  std::vector<TransportEntry> entries_;
 };
 
 }  // namespace tessera

@@ -1,10 +1,10 @@
 #pragma once
-/// The `key=value` parser of the runtime's extension points: the arguments of LB strategies
-/// (`--tessera_lb_args`), of the steal policies (`--tessera_steal_args`) and of transports
-/// (`--tessera_transport_args`), each validated against its owner's key list. Three smaller
-/// splitters remain outside it, each over a fixed grammar of its own: lbsim's `--synthetic` and
-/// `--work` (tools/lbsim/src/pairs.hpp), the advisor's grid (lb/src/advisor/grid.cpp) and the
-/// test-only fault spec (runtime/src/faulty_transport.cpp).
+/// Tessera's one `key=value` parser. parse_args validates the arguments of the runtime's extension
+/// points against their owner's key list: LB strategies (`--tessera_lb_args`), steal policies
+/// (`--tessera_steal_args`), transports (`--tessera_transport_args`) and the test-only fault spec
+/// (runtime/src/faulty_transport.cpp). split_key_values, the splitting it is built on, serves the
+/// texts whose values are read by their owner's own rules: lbsim's `--synthetic` and `--work`
+/// (tools/lbsim/src/pairs.hpp) and the advisor's grid (lb/src/advisor/grid.cpp).
 ///
 /// Every key has a kind, a default and a one-line meaning (printed by the owner's help). Parsing
 /// rejects, with ArgumentError naming the owner and the key:
@@ -77,6 +77,16 @@ class Args {
   std::map<std::string, std::string, std::less<>> values_;
   std::vector<std::string> given_;
 };
+
+/// One `key=value` pair as written.
+struct KeyValue {
+  std::string key;
+  std::string value;
+};
+
+/// Splits `text` (whitespace-separated key=value pairs) into pairs, in order. Throws ArgumentError
+/// led by `owner`: a pair that is not key=value (an empty key or value included), a key given twice.
+std::vector<KeyValue> split_key_values(std::string_view text, std::string_view owner);
 
 // Parses and validates `text` (whitespace-separated key=value pairs) against `keys`; `owner`
 // leads every message ("GreedyLB", "--tessera_steal_args"). Throws ArgumentError.

@@ -51,15 +51,10 @@ struct SearchApp {
 
 template <class Options, class Answer>
 int run_search_app(int argc, char** argv, const SearchApp<Options, Answer>& app) {
-  // Context removes the --tessera_ flags from argv, and its steal flags hold --tessera_workers'
-  // default when it was not given: only argv says whether it was.
-  const bool workers_given = std::any_of(argv + 1, argv + argc, [](const char* arg) {
-    const std::string_view flag = arg;
-    return flag == "--tessera_workers" || flag.starts_with("--tessera_workers=");
-  });
   Context ctx(argc, argv);
+  if (ctx.help_shown()) return 0;
   Runtime& rt = ctx.runtime();
-  const SearchJob job{ctx.steal_flags(), workers_given, rt.size(), rt.rank() == 0};
+  const SearchJob job{ctx.steal_flags(), ctx.steal_flags().given("--tessera_workers"), rt.size(), rt.rank() == 0};
   try {
     const CommandLine<Options> command_line = app.parse(argc, argv, job);
     if (!command_line.options) return command_line.exit_code;

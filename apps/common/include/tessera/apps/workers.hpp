@@ -4,17 +4,19 @@
 /// the steal flags). The same count everywhere: the threads of the process (thread pool, work
 /// pool) or, in a distributed search, the threads of each rank, the main thread included.
 ///
-/// The range is the library's (collections/src/steal/steal_flags.cpp): 1 to 4096; more threads
-/// than that in one process is a typing error, not a configuration. Apps that start
+/// The name and range are the library's one definition (collections::steal::WorkersFlag): 1 to
+/// 4096; more threads than that in one process is a typing error, not a configuration. Apps that start
 /// tessera::Context leave `--tessera_workers` to it and read it from its steal flags; the
 /// work-pool apps, which run without MPI, parse it themselves.
+#include <tessera/collections/steal/steal_options.hpp>
+
 #include <cstdint>
 #include <optional>
 #include <string_view>
 
 namespace tessera::apps {
 
-inline constexpr std::int64_t kMaxWorkers = 4096;
+inline constexpr std::int64_t kMaxWorkers = collections::steal::WorkersFlag::max;
 
 /// The two spellings as given on the command line.
 struct WorkersFlags {

@@ -31,15 +31,24 @@ struct StealFlags : FlagGroup {
   std::string args;                   ///< --tessera_steal_args, space-separated key=value
 
   void describe(FlagTable& table) override;
-  /// Throws tessera::Error naming the flag and the bad policy or key.
-  void validate() const override;
+  /// Parses the policy and the keys once (FlagGroup::parses() counts them); throws tessera::Error
+  /// naming the flag and the bad policy or key.
+  void resolve() override;
 
+  using FlagGroup::given;
   /// True when a policy or a key was given: the program asked for a distributed search.
   bool given() const { return policy.has_value() || !args.empty(); }
-  /// The keys of --tessera_steal_args, one item each.
-  std::vector<std::string> arg_items() const;
-  /// StealOptions with the policy (`fallback` when none was given), the keys and the workers.
+  /// The policy of --tessera_steal_policy, parsed; nullopt when not given.
+  std::optional<Policy> parsed_policy() const { return parsed_policy_; }
+  /// StealOptions with the policy (`fallback` when none was given), the keys and the workers, as
+  /// parsed at start-up (a group set in code and never parsed is parsed on first use).
   StealOptions options(Policy fallback = Policy::lifeline) const;
+
+ private:
+  std::vector<std::string> arg_items() const;
+  bool resolved_ = false;
+  std::optional<Policy> parsed_policy_;
+  StealOptions keys_;  // the defaults with --tessera_steal_args applied
 };
 
 }  // namespace tessera::collections::steal

@@ -33,6 +33,15 @@ namespace tessera::collections::steal {
 
 enum class Policy { random, lifeline, success_only };
 
+/// `--tessera_workers`, defined once: the steal flags parse it with the runtime's flags, and the
+/// programs that run without a runtime (the work-pool apps) parse it on their own command line
+/// under the same name and range.
+struct WorkersFlag {
+  static constexpr std::string_view name = "--tessera_workers";
+  static constexpr std::int32_t min = 1;
+  static constexpr std::int32_t max = 4096;  // more threads than this on one rank is a typing error
+};
+
 /// "random", "lifeline" or "success_only".
 std::string_view to_string(Policy policy);
 

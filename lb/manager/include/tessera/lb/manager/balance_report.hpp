@@ -13,7 +13,7 @@
 #include <cstdint>
 #include <string>
 
-namespace tessera::lb_manager {
+namespace tessera::lb {
 
 struct BalanceReport {
   lb::PhaseId phase = 0;
@@ -43,4 +43,4 @@ struct BalanceReport {
 /// Collective: returns the global report on every rank, computed with one allreduce.
 BalanceReport reduce_report(Collectives& collectives, const BalanceReport& local);
 
-}  // namespace tessera::lb_manager
+}  // namespace tessera::lb

@@ -16,7 +16,7 @@
 #include <cstdint>
 #include <string>
 
-namespace tessera::lb_manager {
+namespace tessera::lb {
 
 struct CheckpointFlags : FlagGroup {
   std::string dir;
@@ -28,4 +28,4 @@ struct CheckpointFlags : FlagGroup {
   void validate() const override;
 };
 
-}  // namespace tessera::lb_manager
+}  // namespace tessera::lb

@@ -41,7 +41,7 @@
 #include <vector>
 #include <string>
 
-namespace tessera::lb_manager {
+namespace tessera::lb {
 
 struct LbDataFlags : FlagGroup {
   bool enabled = false;
@@ -66,7 +66,7 @@ lb::Phase to_lb_phase(const collections::PhaseRecord& record);
 
 /// vt's metadata.shared_node of `rank` under `nodes`: its node id, the ranks on that node, its place
 /// among them, and the number of nodes. A rank outside the map throws std::out_of_range.
-lb::SharedNode shared_node(const NodeMap& nodes, int rank);
+lb::SharedNode shared_node(const tessera::NodeMap& nodes, int rank);
 
 /// Accumulates one rank's phases and writes its file. Tasks carry `node` = the rank (vt's "node"
 /// is a rank); the file's metadata.shared_node says which node the rank ran on.
@@ -76,7 +76,7 @@ class LbDataOutput {
   /// writes none (readers then take every rank for a node of its own).
   /// `now`: the load clock in seconds (collections::PhaseManager::now), what phase_time_s is
   /// measured on.
-  LbDataOutput(const LbDataFlags& flags, int rank, const NodeMap* nodes, std::function<double()> now)
+  LbDataOutput(const LbDataFlags& flags, int rank, const tessera::NodeMap* nodes, std::function<double()> now)
       : flags_(flags), now_(std::move(now)), mark_(now_()) {
     data_.rank = rank;
     if (nodes != nullptr) data_.shared_node = shared_node(*nodes, rank);
@@ -105,4 +105,4 @@ class LbDataOutput {
   double migration_s_ = 0.0;
 };
 
-}  // namespace tessera::lb_manager
+}  // namespace tessera::lb

@@ -13,10 +13,13 @@
 ///   --tessera_lb_stats_file=PATH    append one JSON line per balanced phase (rank 0)
 ///   --tessera_help_lb               print every strategy with its keys, defaults and meaning
 ///
-/// Everything is checked while the flags are parsed, before any phase runs: an unknown strategy,
-/// key or value, a schedule line that does not parse (with its line number), --tessera_lb_args
-/// without a strategy, or both a name and a file raise tessera::Error naming the flag, which the
-/// runtime turns into one message and a non-zero exit on every rank.
+/// Everything is parsed once, while the flags are parsed, before any phase runs, into the typed
+/// values the LB manager reads (automatic(), every(), load_model(), strategy(), schedule()): an
+/// unknown strategy, key or value, a schedule line that does not parse (with its line number),
+/// --tessera_lb_args without a strategy, or both a name and a file raise tessera::Error naming the
+/// flag, which the runtime turns into one message and a non-zero exit on every rank. The text
+/// members are the spellings (set them in code through ContextOptions); changing one after the
+/// parse changes nothing.
 #include <tessera/lb/load_model.hpp>
 #include <tessera/lb/registry.hpp>
 #include <tessera/lb/schedule.hpp>
@@ -26,32 +29,40 @@
 #include <optional>
 #include <string>
 
-namespace tessera::lb_manager {
+namespace tessera::lb {
 
 struct LbFlags : FlagGroup {
   std::string name;
-  std::string interval = "1";  ///< "N" (N >= 1) or "auto"; read through every() and automatic()
+  std::string interval = "1";  ///< "N" (N >= 1) or "auto"
   std::string args;
-  std::string model = "persistence";  ///< read through load_model()
+  std::string model = "persistence";  ///< persistence, median:N or linear:N
   std::string file;
   std::string stats_file;
   bool help_lb = false;
 
   void describe(FlagTable& table) override;
-  void validate() const override;
+  /// Parses the interval, the load model, the strategy with its arguments and the schedule file,
+  /// once each (FlagGroup::parses() counts them). Throws tessera::Error naming the flag.
+  void resolve() override;
 
   /// True for --tessera_lb_interval=auto.
-  bool automatic() const { return interval == "auto"; }
-  /// N of --tessera_lb_interval=N (1 when automatic). Throws tessera::Error naming the flag and the
-  /// accepted forms for anything else.
-  std::int64_t every() const;
+  bool automatic() const { return automatic_; }
+  /// N of --tessera_lb_interval=N (1 when automatic).
+  std::int64_t every() const { return every_; }
+  /// The load model of --tessera_lb_model.
+  const lb::LoadModelSpec& load_model() const { return load_model_; }
+  /// --tessera_lb_name with --tessera_lb_args, parsed; nullopt without a name.
+  const std::optional<lb::StrategySpec>& strategy() const { return strategy_; }
+  /// The schedule of --tessera_lb_file, each line parsed against the built-in strategies; nullopt
+  /// when no file was given.
+  const std::optional<lb::Schedule>& schedule() const { return schedule_; }
 
-  /// The load model of --tessera_lb_model. Throws tessera::Error naming the flag and the forms.
-  lb::LoadModelSpec load_model() const;
-
-  /// The schedule of --tessera_lb_file, validated against the built-in strategies; nullopt when
-  /// no file was given. Throws tessera::Error naming the file and line.
-  std::optional<lb::Schedule> schedule() const;
+ private:
+  bool automatic_ = false;
+  std::int64_t every_ = 1;
+  lb::LoadModelSpec load_model_;
+  std::optional<lb::StrategySpec> strategy_;
+  std::optional<lb::Schedule> schedule_;
 };
 
-}  // namespace tessera::lb_manager
+}  // namespace tessera::lb

@@ -38,7 +38,7 @@
 #include <optional>
 #include <string>
 
-namespace tessera::lb_manager {
+namespace tessera::lb {
 
 /// What an object's measured load in `phase` counts as (seconds), before the load model predicts
 /// from it; e.g. 0 for objects the application wants strategies to ignore.
@@ -79,11 +79,13 @@ class LbManager {
   const lb::Plan& last_plan() const { return last_plan_; }
   /// The input the strategy saw on this rank at the last balancing (after the load model).
   const lb::StrategyInput& last_input() const { return last_input_; }
+  /// How many strategy arguments this manager has parsed: only request() parses; the flags' and
+  /// the schedule's strategies were parsed with the flags.
+  std::int64_t argument_parses() const { return registry_.parses(); }
 
  private:
   struct Choice {
-    std::string strategy;
-    std::string args;
+    lb::StrategySpec strategy;  // parsed at start-up (flags, schedule) or when requested
     std::string reason;      // why this phase balances, for the statistics line
     bool automatic = false;  // decided by the auto interval, which then learns the cost
   };
@@ -99,7 +101,6 @@ class LbManager {
   collections::PhaseManager& phases_;
   const LbFlags& flags_;
   lb::Registry registry_;
-  std::optional<lb::Schedule> schedule_;
   LiveBackend backend_;
   LoadModel model_;
   lb::LoadHistory history_;
@@ -114,4 +115,4 @@ class LbManager {
   double migration_seconds_ = 0.0;
 };
 
-}  // namespace tessera::lb_manager
+}  // namespace tessera::lb

@@ -26,7 +26,7 @@
 #include <optional>
 #include <vector>
 
-namespace tessera::lb_manager {
+namespace tessera::lb {
 
 class LiveBackend;
 
@@ -86,4 +86,4 @@ class LiveBackend final : public lb::comm::Backend {
   std::optional<EpochId> epoch_;                // open between a step and the next quiet point
 };
 
-}  // namespace tessera::lb_manager
+}  // namespace tessera::lb

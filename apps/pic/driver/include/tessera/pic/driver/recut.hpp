@@ -79,7 +79,7 @@ class Recutter {
 /// Load model for the phase end right after a re-cut: a migratable color's load is its particle
 /// count now times `seconds_per_particle` (this rank's, measured on the clock the LB uses); fixed
 /// objects count 0, as in tessera-pic's model. `counts` maps an element's linear id to its count.
-lb_manager::LoadModel recut_load_model(std::unordered_map<std::uint64_t, std::uint64_t> counts,
+lb::LoadModel recut_load_model(std::unordered_map<std::uint64_t, std::uint64_t> counts,
                                        double seconds_per_particle);
 
 }  // namespace tessera::pic::driver

@@ -18,6 +18,7 @@ struct RunSummary {
   std::int64_t steps = 0;
   std::uint64_t particles = 0;   ///< placed at the start
   bool validated = false;        ///< positions, count and id checksum all correct
+  bool help_shown = false;       ///< a --tessera_help flag printed its text and nothing ran
   double update_max_s = 0.0;     ///< sum over steps of the slowest rank's update, wall clock
   double update_avg_s = 0.0;     ///< sum over steps of the average rank's update, wall clock
   double update_max_cpu_s = 0.0; ///< sum over steps of the slowest rank's update, thread CPU time
