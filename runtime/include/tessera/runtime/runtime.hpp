@@ -107,7 +107,7 @@ class Runtime {
   double idle_spin_us() const { return idle_.spin_us(); }
   unsigned long idle_spin_backoffs() const { return idle_.descheduled(); }
   spdlog::logger& log() { return *log_; }
-  /// Reductions and broadcasts of values (collectives.hpp); made on first use.
+  /// Reductions to a root or to every rank, and barriers (collectives.hpp); made on first use.
   Collectives& collectives();
   /// This rank's timeline trace (--tessera_trace), or nullptr when tracing is off.
   Tracer* tracer() const { return tracer_; }
