@@ -18,13 +18,11 @@ const TransportRegistry& TransportRegistry::builtin() {
 }
 
 Args TransportRegistry::parse(std::string_view name, std::string_view text) const {
-  const TransportEntry* entry = find(name);
-  if (!entry) {
-    try {
-      (void)get(name);
-    } catch (const ArgumentError& e) {
-      throw ArgumentError(fmt::format("--tessera_transport: {}", e.what()));
-    }
+  const TransportEntry* entry = nullptr;
+  try {
+    entry = &get(name);
+  } catch (const ArgumentError& e) {
+    throw ArgumentError(fmt::format("--tessera_transport: {}", e.what()));
   }
   return parse_args(text, entry->keys, fmt::format("--tessera_transport_args ({})", name));
 }
