@@ -83,9 +83,9 @@ Domain::Domain(const Problem& problem, int col, int row, int plane)
   for (Index i = 0; i < num_elem_; ++i) {
     const Index* nodes = &nodelist_[std::size_t(8) * i];
     Real xl[8], yl[8], zl[8];
-    gather8(nodes, x_.data(), xl);
-    gather8(nodes, y_.data(), yl);
-    gather8(nodes, z_.data(), zl);
+    gather(nodes, x_.data(), xl);
+    gather(nodes, y_.data(), yl);
+    gather(nodes, z_.data(), zl);
     const Real volume = element_volume(xl, yl, zl);
     volo_[i] = volume;
     elem_mass_[i] = volume;
@@ -304,9 +304,7 @@ void Domain::build_topology() {
   for (auto* s : {&delx_xi_, &delx_eta_, &delx_zeta_, &vnewc_}) s->assign(ne, Real(0));
   std::size_t largest = 0;
   for (const auto& list : reg_elem_list_) largest = std::max(largest, list.size());
-  for (auto* s : {&e_old_, &delvc_, &p_old_, &q_old_, &compression_, &comp_half_step_, &qq_old_, &ql_old_, &work_,
-                  &p_new_, &e_new_, &q_new_, &bvc_, &pbvc_, &p_half_step_})
-    s->assign(largest, Real(0));
+  for (auto* s : {&p_new_, &e_new_, &q_new_, &bvc_, &pbvc_}) s->assign(largest, Real(0));
 }
 
 // ---- results ----------------------------------------------------------------------------------
@@ -349,9 +347,8 @@ std::size_t Domain::bytes() const {
   auto add = [&n](const auto& v) { n += v.capacity() * sizeof(v[0]); };
   for (const auto* f : {&x_, &y_, &z_, &xd_, &yd_, &zd_, &xdd_, &ydd_, &zdd_, &fx_, &fy_, &fz_, &nodal_mass_, &e_, &p_,
                         &q_, &ql_, &qq_, &v_, &volo_, &vnew_, &delv_, &vdov_, &arealg_, &ss_, &elem_mass_, &delv_xi_,
-                        &delv_eta_, &delv_zeta_, &delx_xi_, &delx_eta_, &delx_zeta_, &vnewc_, &e_old_, &delvc_, &p_old_,
-                        &q_old_, &compression_, &comp_half_step_, &qq_old_, &ql_old_, &work_, &p_new_, &e_new_,
-                        &q_new_, &bvc_, &pbvc_, &p_half_step_})
+                        &delv_eta_, &delv_zeta_, &delx_xi_, &delx_eta_, &delx_zeta_, &vnewc_, &p_new_, &e_new_, &q_new_,
+                        &bvc_, &pbvc_})
     add(*f);
   for (const auto* l : {&nodelist_, &lxim_, &lxip_, &letam_, &letap_, &lzetam_, &lzetap_, &elem_bc_, &symm_x_,
                         &symm_y_, &symm_z_})

@@ -5,6 +5,7 @@
 /// The expensive regions evaluate the EOS several times (`rep`) to model load imbalance; every
 /// repetition recomputes the same values from the same inputs, as in the original.
 #include "constants.hpp"
+#include "simd.hpp"
 #include "tessera/lulesh/domain.hpp"
 
 #include <cmath>
@@ -15,34 +16,28 @@ using namespace detail;
 
 namespace {
 
-/// Pressure of a gamma-law gas (gamma = 5/3) from energy and compression, with its cutoffs.
-inline void calc_pressure(Real* p_new, Real* bvc, Real* pbvc, const Real* e_old, const Real* compression,
-                          const Real* vnewc, Real pmin, Real p_cut, Real eosvmax, std::int32_t length,
-                          const std::int32_t* list) {
-  for (std::int32_t i = 0; i < length; ++i) {
-    const Real c1s = Real(2.0) / Real(3.0);
-    bvc[i] = c1s * (compression[i] + Real(1.));
-    pbvc[i] = c1s;
-  }
-  for (std::int32_t i = 0; i < length; ++i) {
-    const std::int32_t e = list[i];
-    p_new[i] = bvc[i] * e_old[i];
-    if (std::fabs(p_new[i]) < p_cut) p_new[i] = Real(0.0);
-    if (vnewc[e] >= eosvmax) p_new[i] = Real(0.0);
-    if (p_new[i] < pmin) p_new[i] = pmin;
-  }
+/// Pressure of a gamma-law gas (gamma = 5/3) from energy and compression, with its cutoffs;
+/// sets the bulk terms `bvc` and `pbvc` the sound speed needs.
+template <class T>
+inline T pressure(T* bvc, T* pbvc, T e, T compression, T vnewc, Real pmin, Real p_cut, Real eosvmax) {
+  const Real c1s = Real(2.0) / Real(3.0);
+  *bvc = c1s * (compression + Real(1.));
+  *pbvc = splat<T>(c1s);
+  T p = *bvc * e;
+  const T zero{};
+  p = choose(abs_each(p) < splat<T>(p_cut), zero, p);
+  p = choose(vnewc >= splat<T>(eosvmax), zero, p);
+  p = choose(p < splat<T>(pmin), splat<T>(pmin), p);
+  return p;
 }
 
 /// Sound speed squared term shared by the viscosity and sound-speed updates, floored as the
 /// original floors it before the square root.
-inline Real sound_speed(Real pbvc, Real e, Real v2, Real bvc, Real p, Real rho0) {
-  Real ssc = (pbvc * e + v2 * bvc * p) / rho0;
-  if (ssc <= Real(.1111111e-36)) {
-    ssc = Real(.3333333e-18);
-  } else {
-    ssc = std::sqrt(ssc);
-  }
-  return ssc;
+template <class T>
+inline T sound_speed(T pbvc, T e, T v2, T bvc, T p, Real rho0) {
+  const T ssc = (pbvc * e + v2 * bvc * p) / rho0;
+  // the square root of a floored lane is computed and discarded: it cannot trap
+  return choose(ssc <= splat<T>(Real(.1111111e-36)), splat<T>(Real(.3333333e-18)), sqrt_each(ssc));
 }
 
 }  // namespace
@@ -85,114 +80,81 @@ void Domain::eval_eos(const std::vector<Index>& region, int rep) {
   const auto length = static_cast<Index>(region.size());
   const Index* list = region.data();
   const Real* __restrict vnewc = vnewc_.data();
-  Real* __restrict e_old = e_old_.data();
-  Real* __restrict delvc = delvc_.data();
-  Real* __restrict p_old = p_old_.data();
-  Real* __restrict q_old = q_old_.data();
-  Real* __restrict compression = compression_.data();
-  Real* __restrict comp_half_step = comp_half_step_.data();
-  Real* __restrict qq_old = qq_old_.data();
-  Real* __restrict ql_old = ql_old_.data();
-  Real* __restrict work = work_.data();
-  Real* __restrict p_new = p_new_.data();
-  Real* __restrict e_new = e_new_.data();
-  Real* __restrict q_new = q_new_.data();
-  Real* __restrict bvc = bvc_.data();
-  Real* __restrict pbvc = pbvc_.data();
-  Real* __restrict p_half_step = p_half_step_.data();
+  Real* __restrict p_new_out = p_new_.data();
+  Real* __restrict e_new_out = e_new_.data();
+  Real* __restrict q_new_out = q_new_.data();
+  Real* __restrict bvc_out = bvc_.data();
+  Real* __restrict pbvc_out = pbvc_.data();
 
+  // The original runs each step below over the whole region before the next, through 15
+  // temporary arrays; every step is per element, so one pass per element (two at a time, in
+  // registers) gives the same values. Each repetition stores its results, so none can be
+  // optimised away.
   for (int j = 0; j < rep; ++j) {
-    for (Index i = 0; i < length; ++i) {
-      const Index e = list[i];
-      e_old[i] = e_[e];
-      delvc[i] = delv_[e];
-      p_old[i] = p_[e];
-      q_old[i] = q_[e];
-      qq_old[i] = qq_[e];
-      ql_old[i] = ql_[e];
-    }
-    for (Index i = 0; i < length; ++i) {
-      const Index e = list[i];
-      compression[i] = Real(1.) / vnewc[e] - Real(1.);
-      const Real vchalf = vnewc[e] - delvc[i] * Real(.5);
-      comp_half_step[i] = Real(1.) / vchalf - Real(1.);
-    }
-    // volumes at the EOS bounds (cannot happen after the clamp above, kept as the original)
-    if (eosvmin != Real(0.)) {
-      for (Index i = 0; i < length; ++i) {
-        if (vnewc[list[i]] <= eosvmin) comp_half_step[i] = compression[i];
+    for_each_pair(length, [&](auto lanes, Index i) {
+      using T = decltype(lanes);
+      const T zero{};
+      const T vn = load_at<T>(vnewc, list + i);
+      const T delvc = load_at<T>(delv_.data(), list + i);
+      T p_old = load_at<T>(p_.data(), list + i);
+      const T q_old = load_at<T>(q_.data(), list + i);
+      const T qq_old = load_at<T>(qq_.data(), list + i);
+      const T ql_old = load_at<T>(ql_.data(), list + i);
+      T compression = Real(1.) / vn - Real(1.);
+      const T vchalf = vn - delvc * Real(.5);
+      T comp_half_step = Real(1.) / vchalf - Real(1.);
+      // volumes at the EOS bounds (cannot happen after the clamp above, kept as the original)
+      if (eosvmin != Real(0.)) comp_half_step = choose(vn <= splat<T>(eosvmin), compression, comp_half_step);
+      if (eosvmax != Real(0.)) {
+        const auto at_max = vn >= splat<T>(eosvmax);
+        p_old = choose(at_max, zero, p_old);
+        compression = choose(at_max, zero, compression);
+        comp_half_step = choose(at_max, zero, comp_half_step);
       }
-    }
-    if (eosvmax != Real(0.)) {
-      for (Index i = 0; i < length; ++i) {
-        if (vnewc[list[i]] >= eosvmax) {
-          p_old[i] = Real(0.);
-          compression[i] = Real(0.);
-          comp_half_step[i] = Real(0.);
-        }
-      }
-    }
-    for (Index i = 0; i < length; ++i) work[i] = Real(0.);
+      const Real work = Real(0.);
+      const auto expanding = delvc > zero;
 
-    // ---- energy: a predictor at the half step, then the corrector (CalcEnergyForElems) ----
-    for (Index i = 0; i < length; ++i) {
-      e_new[i] = e_old[i] - Real(0.5) * delvc[i] * (p_old[i] + q_old[i]) + Real(0.5) * work[i];
-      if (e_new[i] < emin) e_new[i] = emin;
-    }
-    calc_pressure(p_half_step, bvc, pbvc, e_new, comp_half_step, vnewc, pmin, p_cut, eosvmax, length, list);
-    for (Index i = 0; i < length; ++i) {
-      const Real vhalf = Real(1.) / (Real(1.) + comp_half_step[i]);
-      if (delvc[i] > Real(0.)) {
-        q_new[i] = Real(0.);
-      } else {
-        const Real ssc = sound_speed(pbvc[i], e_new[i], vhalf * vhalf, bvc[i], p_half_step[i], rho0);
-        q_new[i] = (ssc * ql_old[i] + qq_old[i]);
-      }
-      e_new[i] = e_new[i] + Real(0.5) * delvc[i] *
-                                (Real(3.0) * (p_old[i] + q_old[i]) - Real(4.0) * (p_half_step[i] + q_new[i]));
-    }
-    for (Index i = 0; i < length; ++i) {
-      e_new[i] += Real(0.5) * work[i];
-      if (std::fabs(e_new[i]) < e_cut) e_new[i] = Real(0.);
-      if (e_new[i] < emin) e_new[i] = emin;
-    }
-    calc_pressure(p_new, bvc, pbvc, e_new, compression, vnewc, pmin, p_cut, eosvmax, length, list);
-    for (Index i = 0; i < length; ++i) {
+      // ---- energy: a predictor at the half step, then the corrector (CalcEnergyForElems) ----
+      T e_new = load_at<T>(e_.data(), list + i) - Real(0.5) * delvc * (p_old + q_old) + Real(0.5) * work;
+      e_new = choose(e_new < splat<T>(emin), splat<T>(emin), e_new);
+      T bvc, pbvc;
+      const T p_half_step = pressure(&bvc, &pbvc, e_new, comp_half_step, vn, pmin, p_cut, eosvmax);
+      const T vhalf = Real(1.) / (Real(1.) + comp_half_step);
+      T q_new = choose(expanding, zero, sound_speed(pbvc, e_new, vhalf * vhalf, bvc, p_half_step, rho0) * ql_old + qq_old);
+      e_new = e_new + Real(0.5) * delvc * (Real(3.0) * (p_old + q_old) - Real(4.0) * (p_half_step + q_new));
+      e_new += Real(0.5) * work;
+      e_new = choose(abs_each(e_new) < splat<T>(e_cut), zero, e_new);
+      e_new = choose(e_new < splat<T>(emin), splat<T>(emin), e_new);
+
+      T p_new = pressure(&bvc, &pbvc, e_new, compression, vn, pmin, p_cut, eosvmax);
       const Real sixth = Real(1.0) / Real(6.0);
-      const Index e = list[i];
-      Real q_tilde;
-      if (delvc[i] > Real(0.)) {
-        q_tilde = Real(0.);
-      } else {
-        const Real ssc = sound_speed(pbvc[i], e_new[i], vnewc[e] * vnewc[e], bvc[i], p_new[i], rho0);
-        q_tilde = (ssc * ql_old[i] + qq_old[i]);
-      }
-      e_new[i] = e_new[i] - (Real(7.0) * (p_old[i] + q_old[i]) - Real(8.0) * (p_half_step[i] + q_new[i]) +
-                             (p_new[i] + q_tilde)) *
-                                delvc[i] * sixth;
-      if (std::fabs(e_new[i]) < e_cut) e_new[i] = Real(0.);
-      if (e_new[i] < emin) e_new[i] = emin;
-    }
-    calc_pressure(p_new, bvc, pbvc, e_new, compression, vnewc, pmin, p_cut, eosvmax, length, list);
-    for (Index i = 0; i < length; ++i) {
-      const Index e = list[i];
-      if (delvc[i] <= Real(0.)) {
-        const Real ssc = sound_speed(pbvc[i], e_new[i], vnewc[e] * vnewc[e], bvc[i], p_new[i], rho0);
-        q_new[i] = (ssc * ql_old[i] + qq_old[i]);
-        if (std::fabs(q_new[i]) < q_cut) q_new[i] = Real(0.);
-      }
-    }
+      const T q_tilde = choose(expanding, zero, sound_speed(pbvc, e_new, vn * vn, bvc, p_new, rho0) * ql_old + qq_old);
+      e_new = e_new -
+              (Real(7.0) * (p_old + q_old) - Real(8.0) * (p_half_step + q_new) + (p_new + q_tilde)) * delvc * sixth;
+      e_new = choose(abs_each(e_new) < splat<T>(e_cut), zero, e_new);
+      e_new = choose(e_new < splat<T>(emin), splat<T>(emin), e_new);
+
+      p_new = pressure(&bvc, &pbvc, e_new, compression, vn, pmin, p_cut, eosvmax);
+      T q_last = sound_speed(pbvc, e_new, vn * vn, bvc, p_new, rho0) * ql_old + qq_old;
+      q_last = choose(abs_each(q_last) < splat<T>(q_cut), zero, q_last);
+      q_new = choose(delvc <= zero, q_last, q_new);
+      store(&p_new_out[i], p_new);
+      store(&e_new_out[i], e_new);
+      store(&q_new_out[i], q_new);
+      store(&bvc_out[i], bvc);
+      store(&pbvc_out[i], pbvc);
+    });
   }
 
   for (Index i = 0; i < length; ++i) {
     const Index e = list[i];
-    p_[e] = p_new[i];
-    e_[e] = e_new[i];
-    q_[e] = q_new[i];
+    p_[e] = p_new_out[i];
+    e_[e] = e_new_out[i];
+    q_[e] = q_new_out[i];
   }
   for (Index i = 0; i < length; ++i) {
     const Index e = list[i];
-    ss_[e] = sound_speed(pbvc[i], e_new[i], vnewc[e] * vnewc[e], bvc[i], p_new[i], rho0);
+    ss_[e] = sound_speed(pbvc_out[i], e_new_out[i], vnewc[e] * vnewc[e], bvc_out[i], p_new_out[i], rho0);
   }
 }
 

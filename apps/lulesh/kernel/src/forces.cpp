@@ -36,28 +36,32 @@ void Domain::integrate_stress() {
   Real* __restrict fy = fy_.data();
   Real* __restrict fz = fz_.data();
   bool inverted = false;
-  for (Index k = 0; k < num_elem_; ++k) {
+  for_each_pair(num_elem_, [&](auto lanes, Index k) {
+    using T = decltype(lanes);
     const Index* nodes = &nodelist_[std::size_t(8) * k];
-    Real xl[8], yl[8], zl[8];
-    gather8(nodes, x, xl);
-    gather8(nodes, y, yl);
-    gather8(nodes, z, zl);
+    T xl[8], yl[8], zl[8];
+    gather(nodes, x, xl);
+    gather(nodes, y, yl);
+    gather(nodes, z, zl);
     // The determinant of the shape-function derivatives is the element's volume: the
     // original's check for inverted elements uses it.
-    Real b[3][8];
-    Real determ;
+    T b[3][8];
+    T determ;
     shape_function_derivatives(xl, yl, zl, b, &determ);
-    inverted |= determ <= Real(0.0);
+    inverted |= any_nonpositive(determ);
     element_node_normals(b[0], b[1], b[2], xl, yl, zl);
     // isotropic stress: sigma_xx = sigma_yy = sigma_zz = -p - q
-    const Real sig = -p_[k] - q_[k];
+    const T sig = -load<T>(&p_[k]) - load<T>(&q_[k]);
+    T f[3][8];
     for (int i = 0; i < 8; ++i) {
-      const Index n = nodes[i];
-      fx[n] += -(sig * b[0][i]);
-      fy[n] += -(sig * b[1][i]);
-      fz[n] += -(sig * b[2][i]);
+      f[0][i] = -(sig * b[0][i]);
+      f[1][i] = -(sig * b[1][i]);
+      f[2][i] = -(sig * b[2][i]);
     }
-  }
+    scatter_add(nodes, f[0], fx);
+    scatter_add(nodes, f[1], fy);
+    scatter_add(nodes, f[2], fz);
+  });
   if (inverted) fault_ = Fault::volume;
 }
 
@@ -73,14 +77,35 @@ constexpr Real kGamma[4][8] = {
 
 /// Hourglass force of one velocity component on the 8 nodes: project the velocities on the
 /// four modes, then spread the projections back with the same modes.
-inline void hourglass_force(const Real vel[8], const Real hourgam[8][4], Real coefficient, Real out[8]) {
-  Real h[4];
+template <class T>
+inline void hourglass_force(const T vel[8], const T hourgam[8][4], T coefficient, T out[8]) {
+  T h[4];
   for (int i = 0; i < 4; ++i) {
     h[i] = hourgam[0][i] * vel[0] + hourgam[1][i] * vel[1] + hourgam[2][i] * vel[2] + hourgam[3][i] * vel[3] +
            hourgam[4][i] * vel[4] + hourgam[5][i] * vel[5] + hourgam[6][i] * vel[6] + hourgam[7][i] * vel[7];
   }
   for (int i = 0; i < 8; ++i) {
     out[i] = coefficient * (hourgam[i][0] * h[0] + hourgam[i][1] * h[1] + hourgam[i][2] * h[2] + hourgam[i][3] * h[3]);
+  }
+}
+
+/// The hourglass modes of one element (or pair) corrected by its volume derivatives: the
+/// original's CalcElemVolumeDerivative and the hourgam loop of CalcFBHourglassForceForElems.
+template <class T>
+inline void hourglass_modes(const T x8[8], const T y8[8], const T z8[8], T volinv, T hourgam[8][4]) {
+  T dvdx[8], dvdy[8], dvdz[8];
+  volume_derivatives(dvdx, dvdy, dvdz, x8, y8, z8);
+  for (int i1 = 0; i1 < 4; ++i1) {
+    const Real* g = kGamma[i1];
+    const T hourmodx = x8[0] * g[0] + x8[1] * g[1] + x8[2] * g[2] + x8[3] * g[3] + x8[4] * g[4] + x8[5] * g[5] +
+                       x8[6] * g[6] + x8[7] * g[7];
+    const T hourmody = y8[0] * g[0] + y8[1] * g[1] + y8[2] * g[2] + y8[3] * g[3] + y8[4] * g[4] + y8[5] * g[5] +
+                       y8[6] * g[6] + y8[7] * g[7];
+    const T hourmodz = z8[0] * g[0] + z8[1] * g[1] + z8[2] * g[2] + z8[3] * g[3] + z8[4] * g[4] + z8[5] * g[5] +
+                       z8[6] * g[6] + z8[7] * g[7];
+    for (int n = 0; n < 8; ++n) {
+      hourgam[n][i1] = g[n] - volinv * (dvdx[n] * hourmodx + dvdy[n] * hourmody + dvdz[n] * hourmodz);
+    }
   }
 }
 
@@ -98,56 +123,37 @@ void Domain::control_hourglass() {
   Real* __restrict fx = fx_.data();
   Real* __restrict fy = fy_.data();
   Real* __restrict fz = fz_.data();
-  const Real hourg = kHgCoef;
   for (Index i = 0; i < num_elem_; ++i) {
     if (v_[i] <= Real(0.0)) {
       fault_ = Fault::volume;
       return;
     }
   }
-  for (Index i2 = 0; i2 < num_elem_; ++i2) {
-    const Index* nodes = &nodelist_[std::size_t(8) * i2];
-    Real x8[8], y8[8], z8[8];
-    gather8(nodes, x, x8);
-    gather8(nodes, y, y8);
-    gather8(nodes, z, z8);
-    Real dvdx[8], dvdy[8], dvdz[8];
-    volume_derivatives(dvdx, dvdy, dvdz, x8, y8, z8);
-    const Real determ = volo_[i2] * v_[i2];
+  for_each_pair(num_elem_, [&](auto lanes, Index k) {
+    using T = decltype(lanes);
+    const Index* nodes = &nodelist_[std::size_t(8) * k];
+    T x8[8], y8[8], z8[8];
+    gather(nodes, x, x8);
+    gather(nodes, y, y8);
+    gather(nodes, z, z8);
+    const T determ = load<T>(&volo_[k]) * load<T>(&v_[k]);
+    T hourgam[8][4];
+    hourglass_modes(x8, y8, z8, Real(1.0) / determ, hourgam);
 
-    const Real volinv = Real(1.0) / determ;
-    Real hourgam[8][4];
-    for (int i1 = 0; i1 < 4; ++i1) {
-      const Real* g = kGamma[i1];
-      const Real hourmodx = x8[0] * g[0] + x8[1] * g[1] + x8[2] * g[2] + x8[3] * g[3] + x8[4] * g[4] +
-                            x8[5] * g[5] + x8[6] * g[6] + x8[7] * g[7];
-      const Real hourmody = y8[0] * g[0] + y8[1] * g[1] + y8[2] * g[2] + y8[3] * g[3] + y8[4] * g[4] +
-                            y8[5] * g[5] + y8[6] * g[6] + y8[7] * g[7];
-      const Real hourmodz = z8[0] * g[0] + z8[1] * g[1] + z8[2] * g[2] + z8[3] * g[3] + z8[4] * g[4] +
-                            z8[5] * g[5] + z8[6] * g[6] + z8[7] * g[7];
-      for (int n = 0; n < 8; ++n) {
-        hourgam[n][i1] = g[n] - volinv * (dvdx[n] * hourmodx + dvdy[n] * hourmody + dvdz[n] * hourmodz);
-      }
-    }
-
-    const Real ss1 = ss_[i2];
-    const Real mass1 = elem_mass_[i2];
-    const Real volume13 = std::cbrt(determ);
-    Real xd1[8], yd1[8], zd1[8];
-    gather8(nodes, xd, xd1);
-    gather8(nodes, yd, yd1);
-    gather8(nodes, zd, zd1);
-    const Real coefficient = -hourg * Real(0.01) * ss1 * mass1 / volume13;
-    Real hgfx[8], hgfy[8], hgfz[8];
-    hourglass_force(xd1, hourgam, coefficient, hgfx);
-    hourglass_force(yd1, hourgam, coefficient, hgfy);
-    hourglass_force(zd1, hourgam, coefficient, hgfz);
-    for (int n = 0; n < 8; ++n) {
-      fx[nodes[n]] += hgfx[n];
-      fy[nodes[n]] += hgfy[n];
-      fz[nodes[n]] += hgfz[n];
-    }
-  }
+    const T volume13 = cbrt_each(determ);
+    T xd1[8], yd1[8], zd1[8];
+    gather(nodes, xd, xd1);
+    gather(nodes, yd, yd1);
+    gather(nodes, zd, zd1);
+    const T coefficient = -kHgCoef * Real(0.01) * load<T>(&ss_[k]) * load<T>(&elem_mass_[k]) / volume13;
+    T hgf[3][8];
+    hourglass_force(xd1, hourgam, coefficient, hgf[0]);
+    hourglass_force(yd1, hourgam, coefficient, hgf[1]);
+    hourglass_force(zd1, hourgam, coefficient, hgf[2]);
+    scatter_add(nodes, hgf[0], fx);
+    scatter_add(nodes, hgf[1], fy);
+    scatter_add(nodes, hgf[2], fz);
+  });
 }
 
 }  // namespace tessera::lulesh

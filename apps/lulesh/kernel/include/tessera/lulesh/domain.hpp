@@ -214,9 +214,8 @@ class Domain {
   std::vector<Real> delv_xi_, delv_eta_, delv_zeta_;  // own elements, then the face ghosts
   std::vector<Real> delx_xi_, delx_eta_, delx_zeta_;
   std::vector<Real> vnewc_;
-  // EOS temporaries, as long as the largest region
-  std::vector<Real> e_old_, delvc_, p_old_, q_old_, compression_, comp_half_step_, qq_old_,
-      ql_old_, work_, p_new_, e_new_, q_new_, bvc_, pbvc_, p_half_step_;
+  // each EOS repetition's results, as long as the largest region
+  std::vector<Real> p_new_, e_new_, q_new_, bvc_, pbvc_;
 };
 
 template <class Archive>
