@@ -46,7 +46,8 @@ if ((main_only)); then
     > "$build_dir.configure.log" 2>&1 || { cat "$build_dir.configure.log"; exit 1; }
   cmake --build "$build_dir" -j "$jobs" --target tessera-pic lbsim
 else
-  cmake -S . -B "$build_dir" -DCMAKE_BUILD_TYPE=${CMAKE_BUILD_TYPE:-Release} -DTESSERA_BUILD_TESTS=ON -DTESSERA_BUILD_DOCS=ON "$@" \
+  cmake -S . -B "$build_dir" -DCMAKE_BUILD_TYPE=${CMAKE_BUILD_TYPE:-Release} -DTESSERA_BUILD_TESTS=ON -DTESSERA_BUILD_DOCS=ON \
+    -DTESSERA_FAULT_INJECTION=ON "$@" \
     > "$build_dir.configure.log" 2>&1 || { cat "$build_dir.configure.log"; exit 1; }
   cmake --build "$build_dir" -j "$jobs"
 fi

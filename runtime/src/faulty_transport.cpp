@@ -1,6 +1,17 @@
-// Fault injection in front of a transport (faulty_transport.hpp): held messages wait in one FIFO
-// per destination, so releasing a FIFO's head first is all it takes to keep a pair's order.
-#include "faulty_transport.hpp"
+// The test-only `faults` transport layer (transport_layers.hpp), for the chaos soak: a transport in
+// front of the runtime's own that delays messages and refuses sends for a while, the way a slow or
+// congested network does (FI_EAGAIN), while keeping what the runtime relies on: every message
+// arrives once, bytes intact, and the messages from one rank to another in the order they were
+// sent. Its keys: delay_us (hold each message 0 to D microseconds, drawn per message),
+// refuse_every_ms and refuse_for_ms (every E milliseconds refuse every send for R; the refused
+// messages leave, in order, once it ends), seed (of the delays, default 1).
+//
+// Held messages wait in one FIFO per destination, so releasing a FIFO's head first is all it
+// takes to keep a pair's order. They leave only from this rank's own transport calls (poll,
+// probe, await, progress): unlike a real network, nothing delivers them while the rank blocks in
+// MPI outside Tessera, so a program that does that right after a send can stall here.
+// Compiled only into builds configured with -DTESSERA_FAULT_INJECTION=ON (runtime/CMakeLists.txt).
+#include "transport_layers.hpp"
 
 #include <tessera/keys.hpp>
 #include <tessera/runtime/error.hpp>
@@ -20,7 +31,12 @@ namespace tessera::detail {
 
 namespace {
 
-constexpr const char* kVariable = "TESSERA_TEST_TRANSPORT_FAULTS";
+struct TransportFaults {
+  double delay_s = 0;         // most a message is held, seconds
+  double refuse_every_s = 0;  // period of the refusal windows, seconds (0: none)
+  double refuse_for_s = 0;    // length of each refusal window, seconds
+  std::uint64_t seed = 1;
+};
 
 std::uint64_t next_random(std::uint64_t& state) {
   state += 0x9e3779b97f4a7c15ull;
@@ -126,36 +142,27 @@ class FaultyTransport final : public Transport {
 
 }  // namespace
 
-std::optional<TransportFaults> faults_from_environment() {
-  const char* text = std::getenv(kVariable);
-  if (text == nullptr || *text == '\0') return std::nullopt;
-#ifndef TESSERA_FAULT_INJECTION
-  throw Error(fmt::format("{} is set, but this build has no transport fault injection (it is for tests only: "
-                          "configure with -DTESSERA_FAULT_INJECTION=ON, or unset it)",
-                          kVariable));
-#else
-  const KeySpec keys[] = {
-      real_key("delay_us", "0", "every send waits this long before it leaves", 0),
+TransportLayerEntry fault_layer_entry() {
+  TransportLayerEntry entry;
+  entry.name = "faults";
+  entry.summary = "tests only: messages held and sends refused for a while, order and bytes kept";
+  entry.keys = {
+      real_key("delay_us", "0", "every send waits up to this long before it leaves", 0),
       real_key("refuse_every_ms", "0", "the network refuses sends for a while this often (0: never)", 0),
       real_key("refuse_for_ms", "0", "how long each refusal lasts", 0),
       integer_key("seed", "1", "the delays' random stream", 0),
   };
-  std::string spec = text;  // comma-separated, as an environment variable is easiest to write
-  std::replace(spec.begin(), spec.end(), ',', ' ');
-  const Args args = parse_args(spec, keys, kVariable);
-  TransportFaults faults;
-  faults.delay_s = args.real("delay_us") * 1e-6;
-  faults.refuse_every_s = args.real("refuse_every_ms") * 1e-3;
-  faults.refuse_for_s = args.real("refuse_for_ms") * 1e-3;
-  faults.seed = static_cast<std::uint64_t>(args.integer("seed"));
-  if (faults.refuse_every_s > 0 && faults.refuse_for_s >= faults.refuse_every_s)
-    throw Error(fmt::format("{}: refuse_for_ms must be below refuse_every_ms, or sends would never leave", kVariable));
-  return faults;
-#endif
-}
-
-std::unique_ptr<Transport> make_faulty_transport(std::unique_ptr<Transport> inner, const TransportFaults& faults) {
-  return std::make_unique<FaultyTransport>(std::move(inner), faults);
+  entry.wrap = [](std::unique_ptr<Transport> inner, const Args& args) -> std::unique_ptr<Transport> {
+    TransportFaults faults;
+    faults.delay_s = args.real("delay_us") * 1e-6;
+    faults.refuse_every_s = args.real("refuse_every_ms") * 1e-3;
+    faults.refuse_for_s = args.real("refuse_for_ms") * 1e-3;
+    faults.seed = static_cast<std::uint64_t>(args.integer("seed"));
+    if (faults.refuse_every_s > 0 && faults.refuse_for_s >= faults.refuse_every_s)
+      throw Error("faults: refuse_for_ms must be below refuse_every_ms, or sends would never leave");
+    return std::make_unique<FaultyTransport>(std::move(inner), faults);
+  };
+  return entry;
 }
 
 }  // namespace tessera::detail
