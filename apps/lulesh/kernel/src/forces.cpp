@@ -40,9 +40,7 @@ void Domain::integrate_stress() {
     using T = decltype(lanes);
     const Index* nodes = &nodelist_[std::size_t(8) * k];
     T xl[8], yl[8], zl[8];
-    gather(nodes, x, xl);
-    gather(nodes, y, yl);
-    gather(nodes, z, zl);
+    gather3(nodes, x, y, z, xl, yl, zl);
     // The determinant of the shape-function derivatives is the element's volume: the
     // original's check for inverted elements uses it.
     T b[3][8];
@@ -133,18 +131,14 @@ void Domain::control_hourglass() {
     using T = decltype(lanes);
     const Index* nodes = &nodelist_[std::size_t(8) * k];
     T x8[8], y8[8], z8[8];
-    gather(nodes, x, x8);
-    gather(nodes, y, y8);
-    gather(nodes, z, z8);
+    gather3(nodes, x, y, z, x8, y8, z8);
     const T determ = load<T>(&volo_[k]) * load<T>(&v_[k]);
     T hourgam[8][4];
     hourglass_modes(x8, y8, z8, Real(1.0) / determ, hourgam);
 
     const T volume13 = cbrt_each(determ);
     T xd1[8], yd1[8], zd1[8];
-    gather(nodes, xd, xd1);
-    gather(nodes, yd, yd1);
-    gather(nodes, zd, zd1);
+    gather3(nodes, xd, yd, zd, xd1, yd1, zd1);
     const T coefficient = -kHgCoef * Real(0.01) * load<T>(&ss_[k]) * load<T>(&elem_mass_[k]) / volume13;
     T hgf[3][8];
     hourglass_force(xd1, hourgam, coefficient, hgf[0]);

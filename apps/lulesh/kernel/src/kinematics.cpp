@@ -32,9 +32,7 @@ void Domain::calc_kinematics() {
     using T = decltype(lanes);
     const Index* nodes = &nodelist_[std::size_t(8) * k];
     T xl[8], yl[8], zl[8];
-    gather(nodes, x, xl);
-    gather(nodes, y, yl);
-    gather(nodes, z, zl);
+    gather3(nodes, x, y, z, xl, yl, zl);
     const T volume = element_volume(xl, yl, zl);
     const T relative_volume = volume / load<T>(&volo_[k]);
     store(&vnew_[k], relative_volume);
@@ -42,9 +40,7 @@ void Domain::calc_kinematics() {
     store(&arealg_[k], characteristic_length(xl, yl, zl, volume));
 
     T xdl[8], ydl[8], zdl[8];
-    gather(nodes, xd, xdl);
-    gather(nodes, yd, ydl);
-    gather(nodes, zd, zdl);
+    gather3(nodes, xd, yd, zd, xdl, ydl, zdl);
     // the gradient is taken at the half step: positions moved back by half the velocity
     for (int j = 0; j < 8; ++j) {
       xl[j] -= dt2 * xdl[j];
@@ -92,12 +88,8 @@ void Domain::calc_monotonic_q_gradients() {
     using T = decltype(lanes);
     const Index* nodes = &nodelist_[std::size_t(8) * i];
     T x[8], y[8], z[8], xv[8], yv[8], zv[8];
-    gather(nodes, xp, x);
-    gather(nodes, yp, y);
-    gather(nodes, zp, z);
-    gather(nodes, xdp, xv);
-    gather(nodes, ydp, yv);
-    gather(nodes, zdp, zv);
+    gather3(nodes, xp, yp, zp, x, y, z);
+    gather3(nodes, xdp, ydp, zdp, xv, yv, zv);
 
     const T vol = load<T>(&volo_[i]) * load<T>(&vnew_[i]);
     const T norm = Real(1.0) / (vol + ptiny);

@@ -84,6 +84,15 @@ inline void gather(const std::int32_t* nodes, const Real* field, Pair out[8]) {
   for (int i = 0; i < 8; ++i) out[i] = Pair{field[nodes[i]], field[nodes[8 + i]]};
 }
 
+/// gather() of the three components of a nodal vector (positions, velocities).
+template <class T>
+inline void gather3(const std::int32_t* nodes, const Real* x, const Real* y, const Real* z, T xl[8], T yl[8],
+                    T zl[8]) {
+  gather(nodes, x, xl);
+  gather(nodes, y, yl);
+  gather(nodes, z, zl);
+}
+
 /// Adds 8 values into the element's nodes; for a pair, lane 0's before lane 1's: the scalar
 /// loop's order, since neighbouring elements share nodes.
 inline void scatter_add(const std::int32_t* nodes, const Real values[8], Real* field) {
