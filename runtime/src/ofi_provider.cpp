@@ -3,6 +3,7 @@
 // or which capability is missing), agreed on by every rank so all of them fail with one message.
 #include <tessera/runtime/error.hpp>
 
+#include "ofi_library.hpp"
 #include "ofi_transport.hpp"
 
 #include <rdma/fi_domain.h>
@@ -24,7 +25,7 @@ constexpr std::uint64_t kCaps = FI_MSG | FI_RMA | FI_READ | FI_REMOTE_READ;
 
 // RDM hints, with the capabilities, modes and registration modes the transport copes with.
 fi_info* make_hints(const std::string& name, std::uint64_t caps) {
-  fi_info* hints = fi_allocinfo();
+  fi_info* hints = detail::ofi_library().dupinfo(nullptr);
   hints->ep_attr->type = FI_EP_RDM;
   hints->caps = caps;
   hints->mode = FI_CONTEXT | FI_CONTEXT2;  // every context starts with an fi_context2
@@ -38,8 +39,8 @@ fi_info* make_hints(const std::string& name, std::uint64_t caps) {
 fi_info* query(const std::string& name, std::uint64_t caps) {
   fi_info* hints = make_hints(name, caps);
   fi_info* found = nullptr;
-  const int code = fi_getinfo(FI_VERSION(1, 9), nullptr, nullptr, 0, hints, &found);
-  fi_freeinfo(hints);
+  const int code = detail::ofi_library().getinfo(FI_VERSION(1, 9), nullptr, nullptr, 0, hints, &found);
+  detail::ofi_library().freeinfo(hints);
   return code == 0 ? found : nullptr;
 }
 
@@ -50,13 +51,13 @@ std::string rdm_providers() {
     const std::string provider = i->fabric_attr->prov_name;
     if (std::find(names.begin(), names.end(), provider) == names.end()) names.push_back(provider);
   }
-  fi_freeinfo(all);
+  detail::ofi_library().freeinfo(all);
   return names.empty() ? "none" : fmt::format("{}", fmt::join(names, ", "));
 }
 
 bool offers(const std::string& name, std::uint64_t caps) {
   fi_info* found = query(name, caps);
-  fi_freeinfo(found);
+  detail::ofi_library().freeinfo(found);
   return found != nullptr;
 }
 
@@ -64,12 +65,12 @@ std::string choose(const std::string& name, fi_info*& chosen) {
   fi_info* found = query(name, kCaps);
   for (fi_info* i = found; i != nullptr; i = i->next) {
     if (i->domain_attr->cq_data_size < 8) continue;
-    chosen = fi_dupinfo(i);
-    fi_freeinfo(found);
+    chosen = detail::ofi_library().dupinfo(i);
+    detail::ofi_library().freeinfo(found);
     return {};
   }
   if (found != nullptr) {
-    fi_freeinfo(found);
+    detail::ofi_library().freeinfo(found);
     return fmt::format("--tessera_transport_args (ofi): provider '{}' carries fewer than 8 bytes of remote CQ data "
                        "(FI_REMOTE_CQ_DATA), which the ofi transport needs", name);
   }
@@ -108,7 +109,7 @@ OfiSetup select_provider(MPI_Comm comm, const std::string& name) {
   int failing = error.empty() ? std::numeric_limits<int>::max() : rank;
   MPI_Allreduce(MPI_IN_PLACE, &failing, 1, MPI_INT, MPI_MIN, comm);
   if (failing == std::numeric_limits<int>::max()) return OfiSetup{chosen};
-  fi_freeinfo(chosen);
+  detail::ofi_library().freeinfo(chosen);
   int length = static_cast<int>(error.size());
   MPI_Bcast(&length, 1, MPI_INT, failing, comm);
   error.resize(static_cast<std::size_t>(length));

@@ -11,6 +11,8 @@
 #include <tessera/runtime/buffer.hpp>
 #include <tessera/runtime/error.hpp>
 
+#include "ofi_library.hpp"
+
 #include <rdma/fabric.h>
 #include <rdma/fi_domain.h>
 #include <rdma/fi_errno.h>
@@ -40,7 +42,7 @@ class OfiRegistrations {
     fid_mr* mr = nullptr;
     const int code = fi_mr_reg(domain_, buffer.data(), buffer.capacity(), FI_SEND | FI_RECV | FI_READ | FI_REMOTE_READ,
                                0, next_key_++, 0, &mr, nullptr);
-    if (code != 0) throw Error(fmt::format("libfabric fi_mr_reg failed: {}", fi_strerror(-code)));
+    if (code != 0) throw Error(fmt::format("libfabric fi_mr_reg failed: {}", detail::ofi_library().strerror(-code)));
     entries_.emplace(buffer.data(), Entry{buffer.capacity(), mr});
     return mr;
   }

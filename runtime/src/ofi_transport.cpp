@@ -43,6 +43,7 @@
 #include <tessera/runtime/transport.hpp>
 
 #include "buffer_pool.hpp"
+#include "ofi_library.hpp"
 #include "ofi_registrations.hpp"
 #include "ofi_transport.hpp"
 #include "transports.hpp"
@@ -126,7 +127,7 @@ struct Arrival {
 };
 
 std::string fi_error(const char* what, ssize_t code) {
-  return fmt::format("libfabric {} failed: {}", what, fi_strerror(static_cast<int>(-code)));
+  return fmt::format("libfabric {} failed: {}", what, detail::ofi_library().strerror(static_cast<int>(-code)));
 }
 
 void check(const char* what, int code) {
@@ -175,7 +176,7 @@ class OfiTransport final : public Transport {
     if (cq_) fi_close(&cq_->fid);
     if (domain_) fi_close(&domain_->fid);
     if (fabric_) fi_close(&fabric_->fid);
-    fi_freeinfo(info_);
+    detail::ofi_library().freeinfo(info_);
   }
 
   int rank() const override { return rank_; }
@@ -281,7 +282,7 @@ class OfiTransport final : public Transport {
   };
 
   void open_endpoint() {
-    check("fi_fabric", fi_fabric(info_->fabric_attr, &fabric_, nullptr));
+    check("fi_fabric", detail::ofi_library().fabric(info_->fabric_attr, &fabric_, nullptr));
     check("fi_domain", fi_domain(fabric_, info_, &domain_, nullptr));
     fi_cq_attr cq_attr{};
     cq_attr.format = FI_CQ_FORMAT_DATA;
@@ -591,7 +592,7 @@ class OfiTransport final : public Transport {
         if (error.flags & FI_REMOTE_CQ_DATA) peer = peer_name(static_cast<int>(error.data >> kRankShift));
       }
     }
-    fatal("libfabric error in {} with {}: {} ({})", op, peer, fi_strerror(error.err),
+    fatal("libfabric error in {} with {}: {} ({})", op, peer, detail::ofi_library().strerror(error.err),
           fi_cq_strerror(cq_, error.prov_errno, error.err_data, nullptr, 0));
   }
 

@@ -58,7 +58,7 @@ Domain::Domain(const Problem& problem, int col, int row, int plane)
   const auto ne = static_cast<std::size_t>(num_elem_);
   const auto nn = static_cast<std::size_t>(num_node_);
 
-  for (auto* f : {&x_, &y_, &z_, &xd_, &yd_, &zd_, &xdd_, &ydd_, &zdd_, &fx_, &fy_, &fz_, &nodal_mass_})
+  for (auto* f : {&x_, &y_, &z_, &xd_, &yd_, &zd_, &fx_, &fy_, &fz_, &nodal_mass_})
     f->assign(nn, Real(0.0));
   for (auto* f : {&e_, &p_, &q_, &ql_, &qq_, &volo_, &vnew_, &delv_, &vdov_, &arealg_, &ss_, &elem_mass_})
     f->assign(ne, Real(0.0));
@@ -301,7 +301,7 @@ void Domain::build_topology() {
   // Scratch: sized once here, reused by every cycle.
   const std::size_t all_elem = ne + 6 * std::size_t(ee) * ee;
   for (auto* s : {&delv_xi_, &delv_eta_, &delv_zeta_}) s->assign(all_elem, Real(0));
-  for (auto* s : {&delx_xi_, &delx_eta_, &delx_zeta_, &vnewc_}) s->assign(ne, Real(0));
+  for (auto* s : {&delx_xi_, &delx_eta_, &delx_zeta_}) s->assign(ne, Real(0));
   std::size_t largest = 0;
   for (const auto& list : reg_elem_list_) largest = std::max(largest, list.size());
   for (auto* s : {&p_new_, &e_new_, &q_new_, &bvc_, &pbvc_}) s->assign(largest, Real(0));
@@ -345,9 +345,9 @@ Real Domain::total_energy() const {
 std::size_t Domain::bytes() const {
   std::size_t n = 0;
   auto add = [&n](const auto& v) { n += v.capacity() * sizeof(v[0]); };
-  for (const auto* f : {&x_, &y_, &z_, &xd_, &yd_, &zd_, &xdd_, &ydd_, &zdd_, &fx_, &fy_, &fz_, &nodal_mass_, &e_, &p_,
+  for (const auto* f : {&x_, &y_, &z_, &xd_, &yd_, &zd_, &fx_, &fy_, &fz_, &nodal_mass_, &e_, &p_,
                         &q_, &ql_, &qq_, &v_, &volo_, &vnew_, &delv_, &vdov_, &arealg_, &ss_, &elem_mass_, &delv_xi_,
-                        &delv_eta_, &delv_zeta_, &delx_xi_, &delx_eta_, &delx_zeta_, &vnewc_, &p_new_, &e_new_, &q_new_,
+                        &delv_eta_, &delv_zeta_, &delx_xi_, &delx_eta_, &delx_zeta_, &p_new_, &e_new_, &q_new_,
                         &bvc_, &pbvc_})
     add(*f);
   for (const auto* l : {&nodelist_, &lxim_, &lxip_, &letam_, &letap_, &lzetam_, &lzetap_, &elem_bc_, &symm_x_,

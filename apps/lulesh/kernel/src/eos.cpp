@@ -31,6 +31,15 @@ inline T pressure(T* bvc, T* pbvc, T e, T compression, T vnewc, Real pmin, Real 
   return p;
 }
 
+/// The relative volume the EOS sees: the new volume clamped to [kEosVMin, kEosVMax] (the
+/// original's vnewc array, computed where it is used instead of stored).
+template <class T>
+inline T eos_volume(T vc) {
+  if (kEosVMin != Real(0.)) vc = choose(vc < splat<T>(kEosVMin), splat<T>(kEosVMin), vc);
+  if (kEosVMax != Real(0.)) vc = choose(vc > splat<T>(kEosVMax), splat<T>(kEosVMax), vc);
+  return vc;
+}
+
 /// Sound speed squared term shared by the viscosity and sound-speed updates, floored as the
 /// original floors it before the square root.
 template <class T>
@@ -46,13 +55,6 @@ void Domain::apply_material_properties() {
   if (num_elem_ == 0) return;
   const Real eosvmin = kEosVMin;
   const Real eosvmax = kEosVMax;
-  Real* __restrict vnewc = vnewc_.data();
-  for (Index i = 0; i < num_elem_; ++i) {
-    Real vc = vnew_[i];
-    if (eosvmin != Real(0.) && vc < eosvmin) vc = eosvmin;
-    if (eosvmax != Real(0.) && vc > eosvmax) vc = eosvmax;
-    vnewc[i] = vc;
-  }
   // The original keeps this check on the old volumes as representative of a full code.
   for (Index i = 0; i < num_elem_; ++i) {
     Real vc = v_[i];
@@ -79,7 +81,7 @@ void Domain::eval_eos(const std::vector<Index>& region, int rep) {
   const Real pmin = kPMin, emin = kEMin, rho0 = kRefDens;
   const auto length = static_cast<Index>(region.size());
   const Index* list = region.data();
-  const Real* __restrict vnewc = vnewc_.data();
+  const Real* __restrict vnew = vnew_.data();
   Real* __restrict p_new_out = p_new_.data();
   Real* __restrict e_new_out = e_new_.data();
   Real* __restrict q_new_out = q_new_.data();
@@ -94,7 +96,7 @@ void Domain::eval_eos(const std::vector<Index>& region, int rep) {
     for_each_pair(length, [&](auto lanes, Index i) {
       using T = decltype(lanes);
       const T zero{};
-      const T vn = load_at<T>(vnewc, list + i);
+      const T vn = eos_volume(load_at<T>(vnew, list + i));
       const T delvc = load_at<T>(delv_.data(), list + i);
       T p_old = load_at<T>(p_.data(), list + i);
       const T q_old = load_at<T>(q_.data(), list + i);
@@ -154,7 +156,8 @@ void Domain::eval_eos(const std::vector<Index>& region, int rep) {
   }
   for (Index i = 0; i < length; ++i) {
     const Index e = list[i];
-    ss_[e] = sound_speed(pbvc_out[i], e_new_out[i], vnewc[e] * vnewc[e], bvc_out[i], p_new_out[i], rho0);
+    const Real vn = eos_volume(vnew[e]);
+    ss_[e] = sound_speed(pbvc_out[i], e_new_out[i], vn * vn, bvc_out[i], p_new_out[i], rho0);
   }
 }
 

@@ -50,23 +50,16 @@ void Domain::advance_nodes() {
   if (fault_ != Fault::none) return;
   const Index n = num_node_;
   const Real dt = deltatime_;
-  Real* __restrict xdd = xdd_.data();
-  Real* __restrict ydd = ydd_.data();
-  Real* __restrict zdd = zdd_.data();
-  const Real* __restrict fx = fx_.data();
-  const Real* __restrict fy = fy_.data();
-  const Real* __restrict fz = fz_.data();
+  Real* __restrict fx = fx_.data();
+  Real* __restrict fy = fy_.data();
+  Real* __restrict fz = fz_.data();
   const Real* __restrict mass = nodal_mass_.data();
-  for (Index i = 0; i < n; ++i) {
-    xdd[i] = fx[i] / mass[i];
-    ydd[i] = fy[i] / mass[i];
-    zdd[i] = fz[i] / mass[i];
-  }
-
-  // symmetry planes: no acceleration across them
-  for (const Index i : symm_x_) xdd[i] = Real(0.0);
-  for (const Index i : symm_y_) ydd[i] = Real(0.0);
-  for (const Index i : symm_z_) zdd[i] = Real(0.0);
+  // Symmetry planes: no acceleration across them. The original zeroes the acceleration there;
+  // zeroing the force gives the same +0 acceleration (0 / mass), so the accelerations need no
+  // arrays: the forces are spent after this stage and rebuilt from zero by the next cycle.
+  for (const Index i : symm_x_) fx[i] = Real(0.0);
+  for (const Index i : symm_y_) fy[i] = Real(0.0);
+  for (const Index i : symm_z_) fz[i] = Real(0.0);
 
   Real* __restrict xd = xd_.data();
   Real* __restrict yd = yd_.data();
@@ -75,13 +68,16 @@ void Domain::advance_nodes() {
   Real* __restrict y = y_.data();
   Real* __restrict z = z_.data();
   for (Index i = 0; i < n; ++i) {
-    Real xdtmp = xd[i] + xdd[i] * dt;
+    const Real xdd = fx[i] / mass[i];
+    const Real ydd = fy[i] / mass[i];
+    const Real zdd = fz[i] / mass[i];
+    Real xdtmp = xd[i] + xdd * dt;
     if (std::fabs(xdtmp) < kUCut) xdtmp = Real(0.0);
     xd[i] = xdtmp;
-    Real ydtmp = yd[i] + ydd[i] * dt;
+    Real ydtmp = yd[i] + ydd * dt;
     if (std::fabs(ydtmp) < kUCut) ydtmp = Real(0.0);
     yd[i] = ydtmp;
-    Real zdtmp = zd[i] + zdd[i] * dt;
+    Real zdtmp = zd[i] + zdd * dt;
     if (std::fabs(zdtmp) < kUCut) zdtmp = Real(0.0);
     zd[i] = zdtmp;
   }

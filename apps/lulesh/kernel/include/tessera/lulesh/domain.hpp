@@ -190,7 +190,6 @@ class Domain {
   // ---- node-centred state (serialized) ----
   std::vector<Real> x_, y_, z_;        // coordinates
   std::vector<Real> xd_, yd_, zd_;     // velocities
-  std::vector<Real> xdd_, ydd_, zdd_;  // accelerations
   std::vector<Real> fx_, fy_, fz_;     // forces
   std::vector<Real> nodal_mass_;
 
@@ -213,7 +212,6 @@ class Domain {
   // between those two stages; anywhere else (normally between cycles) all state is serialized.
   std::vector<Real> delv_xi_, delv_eta_, delv_zeta_;  // own elements, then the face ghosts
   std::vector<Real> delx_xi_, delx_eta_, delx_zeta_;
-  std::vector<Real> vnewc_;
   // each EOS repetition's results, as long as the largest region
   std::vector<Real> p_new_, e_new_, q_new_, bvc_, pbvc_;
 };
@@ -223,7 +221,7 @@ void Domain::serialize(Archive& a) {
   a(edge_, tp_, col_, row_, plane_, num_reg_, cost_);
   a(cycle_, time_, deltatime_, dtcourant_, dthydro_, stoptime_, dtfixed_, dtmax_,
     deltatimemultlb_, deltatimemultub_, fault_);
-  a(x_, y_, z_, xd_, yd_, zd_, xdd_, ydd_, zdd_, fx_, fy_, fz_, nodal_mass_);
+  a(x_, y_, z_, xd_, yd_, zd_, fx_, fy_, fz_, nodal_mass_);
   a(e_, p_, q_, ql_, qq_, v_, volo_, vnew_, delv_, vdov_, arealg_, ss_, elem_mass_);
   a(reg_elem_list_);
   if constexpr (Archive::is_loading::value) build_topology();
