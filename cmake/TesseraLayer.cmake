@@ -2,11 +2,22 @@
 # Creates library tessera_<layer> (alias Tessera::<layer>) with public headers under
 # <layer>/include. USES lists what the layer may link: keep it to the layers the
 # architecture allows, so a forbidden dependency fails to link instead of creeping in.
+# The library is static, or shared (libtessera_<layer>.so.MAJOR.MINOR) with TESSERA_SHARED_LIBS=ON,
+# as the Debian packages build it (scripts/package.sh).
+option(TESSERA_SHARED_LIBS "Build the layers as shared libraries (the Debian packages do)" OFF)
 function(tessera_add_layer)
   cmake_parse_arguments(L "PUBLIC_LAYER" "NAME" "SOURCES;USES" ${ARGN})
   set(target tessera_${L_NAME})
   if(L_SOURCES)
-    add_library(${target} STATIC ${L_SOURCES})
+    if(TESSERA_SHARED_LIBS)
+      add_library(${target} SHARED ${L_SOURCES})
+      set_target_properties(${target} PROPERTIES VERSION ${PROJECT_VERSION}
+        SOVERSION ${PROJECT_VERSION_MAJOR}.${PROJECT_VERSION_MINOR})
+      # Calls inside one library stay direct and inlinable, as in the static build.
+      target_compile_options(${target} PRIVATE -fno-semantic-interposition)
+    else()
+      add_library(${target} STATIC ${L_SOURCES})
+    endif()
     target_include_directories(${target} PUBLIC
       $<BUILD_INTERFACE:${CMAKE_CURRENT_SOURCE_DIR}/include>
       $<INSTALL_INTERFACE:include>

@@ -35,6 +35,8 @@ if ((${#missing[@]})); then
   $sudo_cmd apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq --no-install-recommends "${missing[@]}"
 fi
+# scripts/package.sh makes a build of its own: it needs the packages, not this build.
+[[ ${TESSERA_SETUP_PACKAGES_ONLY:-0} == 1 ]] && exit 0
 build_dir=${TESSERA_BUILD_DIR:-build}
 jobs=${TESSERA_JOBS:-$(nproc)}
 if ((main_only)); then

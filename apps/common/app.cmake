@@ -42,6 +42,7 @@ function(tessera_add_app name)
   target_include_directories(tessera-${name} PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}/driver/src)
   target_link_libraries(tessera-${name} PRIVATE ${E_LINK})
   target_compile_options(tessera-${name} PRIVATE -Wall -Wextra)
+  tessera_install_program(tessera-${name})
 endfunction()
 
 function(tessera_add_search_app name)

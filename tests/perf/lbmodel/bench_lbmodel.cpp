@@ -16,6 +16,7 @@
 #include <sys/resource.h>
 
 #include <algorithm>
+#include <filesystem>
 #include <iostream>
 #include <string>
 #include <vector>
@@ -90,6 +91,11 @@ int main(int argc, char** argv) {
   app.add_option("--big_iters", big_iters, "TemperedLB iterations of the cost run")->capture_default_str();
   app.add_option("--big_max_known", big_max_known, "max_known of the capped cost run (run before the default one)")
       ->capture_default_str()->check(CLI::Range(1, 1 << 30));
+  // The repository's copy from a build tree, the installed one from the tessera-tools package.
+  std::string lbaf_dir = std::filesystem::is_directory(TESSERA_LBAF_DATA_DIR) ? TESSERA_LBAF_DATA_DIR
+                                                                              : TESSERA_LBAF_INSTALLED_DIR;
+  app.add_option("--lbaf_data", lbaf_dir, "folder of the LBAF data sets (tests/data/lbaf)")
+      ->capture_default_str()->check(CLI::ExistingDirectory);
   CLI11_PARSE(app, argc, argv);
 
   nlohmann::ordered_json out;
@@ -98,7 +104,7 @@ int main(int argc, char** argv) {
   fmt::print("{:<32} {:<12} {:>11} {:>11} {:>11} {:>9} {:>9}\n", "data set (LBAF config model)", "strategy",
              "max W start", "model off", "model on", "over off", "over on");
   for (const DataSet& set : sets) {
-    const lb::LbData data = lb::read_lb_data(std::string(TESSERA_LBAF_DATA_DIR) + "/data/" + set.stem);
+    const lb::LbData data = lb::read_lb_data(lbaf_dir + "/data/" + set.stem);
     const auto inputs = lbsim::phase_inputs(data, data.phase_ids().front());
     for (const Strategy& s : strategies) {
       auto model_strategy = lb::Registry::builtin().create(s.name, s.args + " " + keys_for(s, set.model));
@@ -129,7 +135,7 @@ int main(int argc, char** argv) {
   fmt::print("\nTemperedLB final I (load), median of {} seeds: distributed (default keys), distributed "
              "deterministic=true, sequential\n", seeds);
   for (const DataSet& set : sets) {
-    const lb::LbData data = lb::read_lb_data(std::string(TESSERA_LBAF_DATA_DIR) + "/data/" + set.stem);
+    const lb::LbData data = lb::read_lb_data(lbaf_dir + "/data/" + set.stem);
     const auto inputs = lbsim::phase_inputs(data, data.phase_ids().front());
     std::vector<double> asynchronous, distributed, sequential;
     for (int seed = 1; seed <= seeds; ++seed) {
