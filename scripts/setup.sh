@@ -15,10 +15,10 @@ if [[ ${1:-} == --main ]]; then
   shift
 fi
 # The main job: a C++20 compiler, CMake, Open MPI and the libraries the layers link; python3 and
-# gnuplot draw its table and plot.
+# gnuplot draw its table and plot; Chart.js is inlined into the LB report at build time.
 packages=(g++ cmake make pkg-config openmpi-bin libopenmpi-dev libfmt-dev libspdlog-dev
           libcli11-dev nlohmann-json3-dev libcereal-dev libbrotli-dev libssl-dev libisal-dev
-          python3 gnuplot-nox)
+          python3 gnuplot-nox libjs-chart.js)
 # The rest: GoogleTest, the libfabric transport and its tools, iproute2 for the multi-host test
 # bed (network namespaces, veth, tc), a headless browser that loads the LB report, and Doxygen for
 # the API reference (docs/).

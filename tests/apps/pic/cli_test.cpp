@@ -220,8 +220,7 @@ TEST(PicCli, AutoIntervalBalancesAStillInputRarely) {
   }
 }
 
-// --tessera_lb_report writes the run's LB report at the end: one heat-map cell per rank
-// per phase.
+// --tessera_lb_report writes the run's LB report at the end: one map cell per rank per phase.
 TEST(PicCli, LbReportAtRunEnd) {
   const std::string dir = "pic_cli_lb_report_" + std::to_string(::getpid());
   const Outcome o = run_pic(2, "--mode=amt --L 48 --n 5000 --steps 6 --colors_per_rank 4 --distribution SINUSOIDAL "
@@ -230,9 +229,14 @@ TEST(PicCli, LbReportAtRunEnd) {
   ASSERT_EQ(o.exit_code, 0) << o.output;
   std::ifstream in(dir + ".html");
   const std::string html((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  std::size_t cells = 0;
-  for (std::size_t at = 0; (at = html.find("class=\"cell\"", at)) != std::string::npos; ++at) ++cells;
-  EXPECT_EQ(cells, 2u * 6u);
+  // The charts' data (<script id="report-data">): the map has 2 ranks x 6 phases.
+  const std::string open = "<script type=\"application/json\" id=\"report-data\">";
+  const std::size_t begin = html.find(open);
+  ASSERT_NE(begin, std::string::npos);
+  const auto data = nlohmann::json::parse(
+      html.substr(begin + open.size(), html.find("</script>", begin) - begin - open.size()));
+  EXPECT_EQ(data.at("heat").size(), 2u);
+  EXPECT_EQ(data.at("heat").at(0).size(), 6u);
   std::filesystem::remove_all(dir);
   std::filesystem::remove(dir + ".html");
 }

@@ -16,6 +16,19 @@
 namespace tessera::lb {
 namespace {
 
+// The data the report's charts draw (its <script id="report-data">).
+nlohmann::json report_data(const std::string& html) {
+  const std::string open = "<script type=\"application/json\" id=\"report-data\">";
+  const std::size_t begin = html.find(open) + open.size();
+  return nlohmann::json::parse(html.substr(begin, html.find("</script>", begin) - begin));
+}
+
+// Cells of the rank-by-phase map: rows x columns of its data.
+std::size_t map_cells(const std::string& html) {
+  const nlohmann::json data = report_data(html);
+  return data.at("heat").size() * data.at("heat").at(0).size();
+}
+
 Task task(std::uint64_t id, Rank rank, double time) {
   Task t;
   t.entity.id = ObjectId::packed(id);
@@ -101,23 +114,20 @@ TEST(LbReport, ManyRanksAggregateIntoGroupsOfTheBusiest) {
   EXPECT_EQ(r.heat[53][0], 1.0);
   EXPECT_EQ(r.heat[54][1], 1.0);
   EXPECT_EQ(r.chosen, 1u);
-  const std::string html = render_html(r);
-  std::size_t cells = 0;
-  for (std::size_t at = 0; (at = html.find("class=\"cell\"", at)) != std::string::npos; ++at) ++cells;
-  EXPECT_EQ(cells, 200u);
+  EXPECT_EQ(map_cells(render_html(r)), 200u);
 }
 
-TEST(LbReport, HtmlHasOneCellPerRankAndPhaseAndItsDataParses) {
+TEST(LbReport, HtmlCarriesOneMapCellPerRankAndPhaseAndChartJsInline) {
   const std::string html = render_html(summarize(small_data(), ReportOptions{}));
-  std::size_t cells = 0;
-  for (std::size_t at = 0; (at = html.find("class=\"cell\"", at)) != std::string::npos; ++at) ++cells;
-  EXPECT_EQ(cells, 9u);
-  const std::string open = "<script type=\"application/json\" id=\"report-data\">";
-  const std::size_t begin = html.find(open) + open.size();
-  const nlohmann::json data = nlohmann::json::parse(html.substr(begin, html.find("</script>", begin) - begin));
+  EXPECT_EQ(map_cells(html), 9u);
+  const nlohmann::json data = report_data(html);
   EXPECT_EQ(data.at("bars").size(), 3u);
   EXPECT_EQ(data.at("chosen"), 0);
-  EXPECT_EQ(html.find("http"), html.find("http://www.w3.org/2000/svg"));  // no network address but the SVG namespace
+  // One self-contained file: Chart.js and the report's script inline, nothing loaded from elsewhere.
+  EXPECT_NE(html.find("Chart.js v3"), std::string::npos);
+  EXPECT_NE(html.find("chart-check"), std::string::npos);
+  EXPECT_EQ(html.find("src=\""), std::string::npos);
+  EXPECT_EQ(html.find("href=\""), std::string::npos);
 }
 
 TEST(LbReport, AdviceSectionListsTheAdvisorsBestAndNoLb) {

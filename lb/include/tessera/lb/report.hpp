@@ -1,9 +1,13 @@
 #pragma once
 // An offline HTML report of LB data: what vt-tv shows of a run, in one file that opens
-// from disk in any browser with no network access (inline SVG and a few lines of script).
+// from disk in any browser with no network access. The charts are drawn by Chart.js 3 (Debian's
+// libjs-chart.js, inlined at build time) and lb/src/report/report.js: each has axis titles with
+// units and tick labels, the charts over phases share a zoom on a range of phases (two fields, or
+// the link's #phases=FROM-TO), and values show on hover.
 //
 // It draws, from any data set `read_lb_data` reads (vt's recordings included):
-// - rank loads per phase as a heat map (ranks x phases); more than `max_rows` ranks or
+// - rank loads per phase as a map with a rank axis, a phase axis and a colour scale (each cell's
+//   load over the busiest of its phase); more than `max_rows` ranks or
 //   `max_columns` phases are aggregated into groups of consecutive ranks or phases, each cell the
 //   largest load of its group, so 10^4 ranks draw as a few hundred rows, never 10^6 shapes;
 // - the rank loads of one phase as a bar chart (a menu picks the phase; default: the phase with
