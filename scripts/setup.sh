@@ -20,10 +20,12 @@ packages=(g++ cmake make pkg-config openmpi-bin libopenmpi-dev libfmt-dev libspd
           libcli11-dev nlohmann-json3-dev libcereal-dev libbrotli-dev libssl-dev libisal-dev
           python3 gnuplot-nox libjs-chart.js)
 # The rest: GoogleTest, the libfabric transport and its tools, iproute2 for the multi-host test
-# bed (network namespaces, veth, tc), a headless browser that loads the LB report, and Doxygen for
-# the API reference (docs/).
+# bed (network namespaces, veth, tc), a headless browser that loads the LB report, Doxygen for
+# the API reference (docs/), and Slurm with munge for the Slurm cluster on the test bed
+# (tests/slurm; the packages start no daemon on a machine without systemd).
 if ((!main_only)); then
-  packages+=(libgtest-dev libgmock-dev libfabric-dev libfabric-bin iproute2 chromium doxygen)
+  packages+=(libgtest-dev libgmock-dev libfabric-dev libfabric-bin iproute2 chromium doxygen
+             slurmctld slurmd slurm-client munge)
 fi
 missing=()
 for p in "${packages[@]}"; do

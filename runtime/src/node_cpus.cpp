@@ -1,6 +1,7 @@
 #include "node_cpus.hpp"
 
 #include <sched.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cmath>
@@ -107,11 +108,14 @@ int usable_cpus() {
   return std::max(cpus, 1);
 }
 
-bool ranks_share_cores(MPI_Comm comm) {
+NodeCpus node_cpus(MPI_Comm comm) {
   MPI_Comm node = MPI_COMM_NULL;
   MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
-  int node_ranks = 1;
-  MPI_Comm_size(node, &node_ranks);
+  NodeCpus out;
+  MPI_Comm_size(node, &out.node_ranks);
+  MPI_Comm_rank(node, &out.node_rank);
+  char host[256] = {};
+  if (gethostname(host, sizeof host - 1) == 0) out.host = host;
   // The union of the node's affinity masks: bound one core each or all free, the same CPUs.
   cpu_set_t mask;
   CPU_ZERO(&mask);
@@ -124,8 +128,8 @@ bool ranks_share_cores(MPI_Comm comm) {
   if (quota <= 0) quota = 1e9;
   MPI_Allreduce(MPI_IN_PLACE, &quota, 1, MPI_DOUBLE, MPI_MIN, node);
   MPI_Comm_free(&node);
-  const int cpus = std::max(1, std::min(CPU_COUNT(&mask), static_cast<int>(std::ceil(quota - 1e-9))));
-  return node_ranks > cpus;
+  out.cpus = std::max(1, std::min(CPU_COUNT(&mask), static_cast<int>(std::ceil(quota - 1e-9))));
+  return out;
 }
 
 }  // namespace tessera::detail

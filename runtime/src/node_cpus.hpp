@@ -21,9 +21,19 @@ double cgroup_cpu_quota();
 /// cgroup_root itself or cgroup_root/unified). Tests point it at a fake tree.
 double cgroup_cpu_quota(const std::string& cgroup_root, const std::string& proc_cgroup);
 
-/// Collective over `comm`: whether the ranks of this node are more than the CPUs they may run on
-/// (the union of their affinity masks, bounded by the smallest cgroup quota among them). mpirun
-/// may bind each rank to one core, which says nothing about sharing; the union does.
-bool ranks_share_cores(MPI_Comm comm);
+/// This node's ranks and the CPUs they may run on, as the idle policy sees them.
+struct NodeCpus {
+  int node_rank = 0;   // this rank's place among its node's ranks
+  int node_ranks = 1;  // ranks on this node
+  int cpus = 1;        // the union of their affinity masks, bounded by the smallest cgroup quota
+  std::string host;    // this node's name (gethostname)
+  bool shared() const { return node_ranks > cpus; }
+};
+
+/// Collective over `comm`: this node's ranks and the CPUs they may run on (the union of their
+/// affinity masks, bounded by the smallest cgroup quota among them). A launcher may bind each rank
+/// to one core (mpirun --bind-to core, Slurm's task/affinity), which says nothing about sharing;
+/// the union does: two ranks bound to the same core share it.
+NodeCpus node_cpus(MPI_Comm comm);
 
 }  // namespace tessera::detail

@@ -127,7 +127,14 @@ Runtime::Runtime(int& argc, char**& argv, RuntimeOptions options) {
   log_ = std::make_shared<spdlog::logger>("tessera", std::make_shared<spdlog::sinks::stderr_sink_mt>());
   log_->set_pattern(fmt::format("[%H:%M:%S.%e] [tessera rank {}] [%l] %v", rank_));
   log_->set_level(spdlog::level::from_str(flags_.log_level));
-  idle_.configure(flags_, flags_.idle_spin_us == RuntimeFlags::kIdleSpinAuto && detail::ranks_share_cores(comm_));
+  const detail::NodeCpus cpus = detail::node_cpus(comm_);
+  idle_.configure(flags_, flags_.idle_spin_us == RuntimeFlags::kIdleSpinAuto && cpus.shared());
+  if (cpus.node_rank == 0)
+    log_->info("idle policy on {}: {} rank(s), {} usable CPU(s) (the ranks' affinity masks and cgroup quota): {}",
+               cpus.host, cpus.node_ranks, cpus.cpus,
+               flags_.idle_spin_us != RuntimeFlags::kIdleSpinAuto ? fmt::format("spin {} us, set by hand", flags_.idle_spin_us)
+               : cpus.shared() ? "ranks share CPUs, short spin"
+                               : "a CPU per rank, long spin until a rank is seen descheduled");
 
   detail::freeze_handler_ids();
   if (!trace_flags.dir.empty()) {
