@@ -13,7 +13,8 @@
 #   down       a node set DOWN mid-job: the job ends with a message naming the host and its ranks
 #   small      an allocation smaller than the ranks asked for: one message, no hang
 #   munge      a client whose munge key does not match the cluster's: it fails at once, and the
-#              controller's log names munge (Slurm tells the client only that the connection closed)
+#              controller's log names munge (Slurm tells the client only that the connection
+#              closed); munged with its key missing refuses to start, naming the file
 set -euo pipefail
 scenario=${1:?scenario} build=$(cd "${2:?build dir}" && pwd)
 here=$(cd "$(dirname "$0")" && pwd)
@@ -168,6 +169,14 @@ EOF
     logged=$(grep -m1 -iE "munge.*(invalid|decode|credential)" "$dir/log/slurmctld.log" || true)
     [[ -n $logged ]] || { tail -20 "$dir/log/slurmctld.log"; fail "slurmctld's log does not name the munge failure"; }
     echo "a client with another munge key: exit $status, client: '$(tail -1 <<< "$out")'; slurmctld.log: '${logged#*] }'"
+    # A missing key: munged refuses to start, naming the file.
+    set +e
+    out=$(timeout 30 munged --force --socket="$work/munge/socket2" --key-file="$work/munge/no-such-key" \
+      --pid-file="$work/munge/pid2" --log-file="$work/munge/log2" --seed-file="$work/munge/seed2" 2>&1)
+    status=$?
+    set -e
+    ((status != 0 && status != 124)) && grep -q "no-such-key" <<< "$out" || { echo "$out"; fail "munged with no key: exit $status"; }
+    echo "munged with no key: exit $status, '$out'"
     ;;
 
   *) echo "slurm_test.sh: unknown scenario '$scenario'"; exit 2 ;;
