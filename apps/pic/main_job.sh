@@ -118,27 +118,24 @@ def ratio(run, key):  # SPMD's figure over this run's: the speedup
     a, b = (walls["spmd"], walls[run]) if key == "mpirun" else (spmd[key], rows[run][key])
     return a / b if b > 0 else float("nan")
 
-def wall_view():
-    print(f"{'run':<20} {'solution wall (s)':>17} {'speedup':>7} {'update wall (s)':>15} {'speedup':>7} "
-          f"{'LB wall (s)':>11} {'mpirun wall (s)':>15} {'speedup':>7} {'mean I':>6} {'LB phases':>9} {'validated':>9}")
+def view(header, cells):  # one table: the header, then each run's row (cells(run, report) after its name)
+    print(f"{'run':<20} {header}")
     for run in runs:
         r = rows[run]
-        if r is None:
-            print(f"{names[run]:<20} n/a (run failed, see {run}.log)")
-            continue
-        print(f"{names[run]:<20} {r['total_s']:>17.3f} {ratio(run, 'total_s'):>7.2f} {r['update_max_s']:>15.3f} "
-              f"{ratio(run, 'update_max_s'):>7.2f} {r['lb_s']:>11.3f} {walls[run]:>15.2f} {ratio(run, 'mpirun'):>7.2f} "
-              f"{r['mean_imbalance']:>6.3f} {r['balanced_phases']:>9} {'yes' if r['validated'] else 'no':>9}")
+        print(f"{names[run]:<20} " + (cells(run, r) if r is not None else f"n/a (run failed, see {run}.log)"))
+
+def wall_view():
+    view(f"{'solution wall (s)':>17} {'speedup':>7} {'update wall (s)':>15} {'speedup':>7} {'LB wall (s)':>11} "
+         f"{'mpirun wall (s)':>15} {'speedup':>7} {'mean I':>6} {'LB phases':>9} {'validated':>9}",
+         lambda run, r: f"{r['total_s']:>17.3f} {ratio(run, 'total_s'):>7.2f} {r['update_max_s']:>15.3f} "
+                        f"{ratio(run, 'update_max_s'):>7.2f} {r['lb_s']:>11.3f} {walls[run]:>15.2f} "
+                        f"{ratio(run, 'mpirun'):>7.2f} {r['mean_imbalance']:>6.3f} {r['balanced_phases']:>9} "
+                        f"{'yes' if r['validated'] else 'no':>9}")
 
 def cpu_view():
-    print(f"{'run':<20} {'solution CPU (s)':>16} {'speedup':>7} {'update CPU (s)':>14} {'speedup':>7}")
-    for run in runs:
-        r = rows[run]
-        if r is None:
-            print(f"{names[run]:<20} n/a (run failed, see {run}.log)")
-            continue
-        print(f"{names[run]:<20} {r['total_cpu_s']:>16.3f} {ratio(run, 'total_cpu_s'):>7.2f} "
-              f"{r['update_max_cpu_s']:>14.3f} {ratio(run, 'update_max_cpu_s'):>7.2f}")
+    view(f"{'solution CPU (s)':>16} {'speedup':>7} {'update CPU (s)':>14} {'speedup':>7}",
+         lambda run, r: f"{r['total_cpu_s']:>16.3f} {ratio(run, 'total_cpu_s'):>7.2f} "
+                        f"{r['update_max_cpu_s']:>14.3f} {ratio(run, 'update_max_cpu_s'):>7.2f}")
 
 clock = "thread CPU" if shared else "wall"
 if not shared:
