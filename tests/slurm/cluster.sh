@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # A Slurm cluster on the emulated hosts of a multi-host test bed (tests/multihost/testbed.sh):
 # Debian's munged, slurmctld on host 1 and one slurmd per host, each daemon in its host's network
-# namespace under its host's name, with a generated slurm.conf and everything else in one folder.
+# namespace under its host's name and with its own /dev/shm, with a generated slurm.conf and
+# everything else in one folder.
 #
 #   cluster.sh up PREFIX N DIR        start it on hosts PREFIXh1..PREFIXhN; wait until every node is idle
 #   cluster.sh down DIR               stop every daemon `up` started, by its pid file, and remove DIR
@@ -23,15 +24,14 @@ on() {  # HOST DIR CMD...: a command on HOST, with the cluster's config
   local host=$1 dir=$2
   shift 2
   [[ $host =~ ^tmh[0-9]+h[0-9]+$ && -e /run/netns/$host ]] || die "'$host' is not a host of a test bed that is up"
-  [[ -d $dir/tmp/$host && -d $dir/shm/$host ]] || die "no cluster of $host in $dir"
-  # The host's network namespace, its name (UTS), and a mount namespace in which /tmp and /dev/shm
-  # are the host's own (DIR/tmp/HOST, DIR/shm/HOST), as a node's are: Slurm's PMIx plugin, Open MPI
-  # and Tessera's rings name their files by job and rank, not by host. nsenter, not `ip netns
-  # exec`: that remounts /sys, which hides /sys/fs/cgroup from slurmd (it will not start without
-  # it, even with no cgroup plugin named).
+  [[ -d $dir/shm/$host ]] || die "no cluster of $host in $dir"
+  # The host's network namespace, its name (UTS), and a mount namespace in which /dev/shm is the
+  # host's own (DIR/shm/HOST), as a node's is. /tmp stays shared (the build tree may be in it);
+  # Slurm's node-local temporary files go to TmpFS, DIR/tmp/HOST. nsenter, not `ip netns exec`:
+  # that remounts /sys, which hides /sys/fs/cgroup from slurmd (it will not start without it, even
+  # with no cgroup plugin named).
   SLURM_CONF=$dir/slurm.conf nsenter --net="/run/netns/$host" unshare --uts --mount --propagation private \
-    sh -c 'hostname "$0" && mount --bind "$1/tmp/$0" /tmp && mount --bind "$1/shm/$0" /dev/shm && shift && exec "$@"' \
-    "$host" "$dir" "$@"
+    sh -c 'hostname "$0" && mount --bind "$1/shm/$0" /dev/shm && shift && exec "$@"' "$host" "$dir" "$@"
 }
 
 wait_for_file() {  # PATH SECONDS WHAT
@@ -77,6 +77,8 @@ JobAcctGatherType=jobacct_gather/none
 JobCompType=jobcomp/none
 StateSaveLocation=$dir/state
 SlurmdSpoolDir=$dir/spool/%n
+# Node-local temporary files (PMIx's per-step folders, which would collide in one shared /tmp).
+TmpFS=$dir/tmp/%n
 SlurmctldPidFile=$dir/slurmctld.pid
 SlurmdPidFile=$dir/slurmd.%n.pid
 SlurmctldLogFile=$dir/log/slurmctld.log

@@ -106,7 +106,7 @@ EOF
     grep -Eq "^ +[1-9][0-9]* +[0-9.]+ " "$work/long.out" || { cat "$work/long.out"; fail "the job did not start stepping within 60 s"; }
     # What the running job holds on its hosts, which must all go (so the check below can fail).
     held=$(ls -A "$dir/shm/$h1" "$dir/shm/$h2" "$dir/tmp/$h1" "$dir/tmp/$h2" | grep -vc ':$' || true)
-    echo "while running: $(ls -A "$dir/shm/$h1" | tr '\n' ' ')in $h1's /dev/shm; $(ls -A "$dir/tmp/$h1" | tr '\n' ' ')in its /tmp"
+    echo "while running: $(ls -A "$dir/shm/$h1" | tr '\n' ' ')in $h1's /dev/shm; $(ls -A "$dir/tmp/$h1" | tr '\n' ' ')in its TmpFS"
     on scancel "$job"
     for ((i = 0; i < 300; ++i)); do [[ -z $(on squeue -h -j "$job" 2> /dev/null) ]] && break; sleep 0.1; done
     [[ -z $(on squeue -h -j "$job" 2> /dev/null) ]] || fail "job $job still listed 30 s after scancel"
@@ -120,11 +120,13 @@ EOF
         echo "left behind on $host: $(tr '\0' ' ' < "/proc/$pid/cmdline" 2> /dev/null)"; left=1
       done
       if [[ -n $(ls -A "$dir/shm/$host") ]]; then echo "left in $host's /dev/shm: $(ls -A "$dir/shm/$host")"; left=1; fi
-      if [[ -n $(ls -A "$dir/tmp/$host") ]]; then echo "left in $host's /tmp: $(ls -A "$dir/tmp/$host")"; left=1; fi
+      if [[ -n $(ls -A "$dir/tmp/$host") ]]; then echo "left in $host's TmpFS: $(ls -A "$dir/tmp/$host")"; left=1; fi
+      # Open MPI's session folders, named after the host, in the shared /tmp.
+      if compgen -G "${TMPDIR:-/tmp}/ompi.$host.*" > /dev/null; then echo "left: $(ls -d "${TMPDIR:-/tmp}"/ompi."$host".*)"; left=1; fi
     done
     ((left == 0)) || fail "scancel left processes or files behind"
     ((held > 0)) || fail "the running job held nothing in /dev/shm or /tmp: nothing to check"
-    echo "scancel of job $job mid-run: $held files and folders in the hosts' /dev/shm and /tmp while it ran, none left; no process left"
+    echo "scancel of job $job mid-run: $held files and folders in the hosts' /dev/shm and TmpFS while it ran, none left; no Open MPI session folder and no process left"
     ;;
 
   down)
