@@ -36,14 +36,20 @@ write_basic_package_version_file(${PROJECT_BINARY_DIR}/TesseraConfigVersion.cmak
 install(FILES ${PROJECT_BINARY_DIR}/TesseraConfig.cmake ${PROJECT_BINARY_DIR}/TesseraConfigVersion.cmake
   DESTINATION ${_cmake_dir} COMPONENT libtessera-dev)
 
-# tessera.pc: the libraries in link order (each before the layers it uses), and the pkg-config
-# modules of what the public headers include and the libraries call.
+# tessera.pc: the libraries in link order, and the pkg-config modules of what the public headers
+# include and the libraries call. Layers register in dependency order (each after the layers it
+# uses), so the reverse is a link order: each library before the ones it needs.
 set(_pc_dir ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
 file(RELATIVE_PATH TESSERA_PC_PREFIX_FROM_PCFILEDIR /${_pc_dir} /)
 string(REGEX REPLACE "/$" "" TESSERA_PC_PREFIX_FROM_PCFILEDIR "${TESSERA_PC_PREFIX_FROM_PCFILEDIR}")
 set(TESSERA_PC_LIBS "")
-foreach(_layer context lb_manager collections lb termination runtime keys)
-  string(APPEND TESSERA_PC_LIBS " -ltessera_${_layer}")
+set(_link_order ${_targets})
+list(REVERSE _link_order)
+foreach(_target ${_link_order})
+  get_target_property(_type ${_target} TYPE)
+  if(NOT _type STREQUAL "INTERFACE_LIBRARY")
+    string(APPEND TESSERA_PC_LIBS " -l${_target}")
+  endif()
 endforeach()
 configure_file(${PROJECT_SOURCE_DIR}/cmake/tessera.pc.in ${PROJECT_BINARY_DIR}/tessera.pc @ONLY)
 install(FILES ${PROJECT_BINARY_DIR}/tessera.pc DESTINATION ${_pc_dir} COMPONENT libtessera-dev)

@@ -30,7 +30,10 @@ on() {  # HOST DIR CMD...: a command on HOST, with the cluster's config
   # Slurm's node-local temporary files go to TmpFS, DIR/tmp/HOST. nsenter, not `ip netns exec`:
   # that remounts /sys, which hides /sys/fs/cgroup from slurmd (it will not start without it, even
   # with no cgroup plugin named).
-  SLURM_CONF=$dir/slurm.conf nsenter --net="/run/netns/$host" unshare --uts --mount --propagation private \
+  # Open MPI's traffic on the test bed's subnet, as launch.sh sets it for mpirun (jobs inherit it).
+  SLURM_CONF=$dir/slurm.conf OMPI_MCA_btl=self,vader,tcp OMPI_MCA_pml=ob1 \
+  OMPI_MCA_btl_tcp_if_include=10.214.0.0/24 OMPI_MCA_oob_tcp_if_include=10.214.0.0/24 \
+    nsenter --net="/run/netns/$host" unshare --uts --mount --propagation private \
     sh -c 'hostname "$0" && mount --bind "$1/shm/$0" /dev/shm && shift && exec "$@"' "$host" "$dir" "$@"
 }
 

@@ -29,9 +29,7 @@ trap '"$here/cluster.sh" down "$dir"' EXIT
 h1=${prefix}h1 h2=${prefix}h2
 on() { "$here/cluster.sh" on "$h1" "$dir" "$@"; }
 pic=$build/bin/tessera-pic
-# Open MPI's traffic on the test bed's subnet, as launch.sh sets it for mpirun; PMIx from Slurm.
-export OMPI_MCA_btl=self,vader,tcp OMPI_MCA_btl_tcp_if_include=10.214.0.0/24 OMPI_MCA_oob_tcp_if_include=10.214.0.0/24
-export OMPI_MCA_pml=ob1 OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 # Slurm's allocation sets the slots, not the test suite's oversubscription.
 unset OMPI_MCA_rmaps_base_oversubscribe
 work=$dir/work

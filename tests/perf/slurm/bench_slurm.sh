@@ -52,8 +52,6 @@ cluster=$source_dir/tests/slurm/cluster.sh
 "$cluster" down "$dir"
 trap '"$cluster" down "$dir"' EXIT
 "$cluster" up "$prefix" 2 "$dir"
-export OMPI_MCA_btl=self,vader,tcp OMPI_MCA_btl_tcp_if_include=10.214.0.0/24 OMPI_MCA_oob_tcp_if_include=10.214.0.0/24
-export OMPI_MCA_pml=ob1
 pic=(--mode=amt --steps "$steps" --print_every 0 --report=json --tessera_lb_name=TemperedLB
      --tessera_lb_interval=auto --tessera_lb_load_clock=cpu)
 ((quick)) && pic+=(--L 120 --n 5000)
