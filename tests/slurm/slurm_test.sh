@@ -10,7 +10,7 @@
 #              second job restarts it on 1 node x 2 tasks; both finish, the restart is identical
 #   salloc     salloc -N 2 -n 4, mpirun inside the allocation: validates on 4 ranks on 2 hosts
 #   scancel    a job cancelled mid-run leaves no process, /dev/shm segment or session file
-#   down       a node set DOWN mid-job: the job ends with a message naming the host and its ranks
+#   down       a node set DOWN mid-job: the job ends with messages naming the host and the ranks ended
 #   small      an allocation smaller than the ranks asked for: one message, no hang
 #   munge      a client whose munge key does not match the cluster's: it fails at once, and the
 #              controller's log names munge (Slurm tells the client only that the connection
@@ -137,9 +137,12 @@ EOF
     timeout 60 tail --pid="$srun_pid" -f /dev/null || fail "the job did not end within 60 s of its node going DOWN"
     wait "$srun_pid" || status=$?
     ((status != 0)) || fail "the job exited 0 although a node went DOWN"
-    lines=$(grep -E "$h2" "$work/out.txt" | grep -E "tasks? [0-9]" || true)
-    [[ -n $lines ]] || { cat "$work/out.txt"; fail "no message names $h2 and its ranks"; }
-    echo "node $h2 set DOWN mid-job: exit $status, $(wc -l <<< "$lines") line(s) naming it: $(head -1 <<< "$lines")"
+    # Slurm names the node that went DOWN ("Node failure on HOST", or "HOST: tasks 2-3: ...") and
+    # the tasks it ended, on whichever node it reached first.
+    host_line=$(grep -m1 -E "$h2" "$work/out.txt" || true)
+    task_line=$(grep -m1 -E "srun: error: .*tasks? [0-9]" "$work/out.txt" || true)
+    [[ -n $host_line && -n $task_line ]] || { cat "$work/out.txt"; fail "no message names $h2 and the ranks ended"; }
+    echo "node $h2 set DOWN mid-job: exit $status; '$host_line'; '$task_line'"
     ;;
 
   small)
