@@ -1,5 +1,6 @@
 #include "tessera/lb/virtual_backend.hpp"
 
+#include <chrono>
 #include <ctime>
 #include <numeric>
 #include <stdexcept>
@@ -15,9 +16,13 @@ double thread_cpu_seconds() {
   return static_cast<double>(ts.tv_sec) + 1e-9 * static_cast<double>(ts.tv_nsec);
 }
 
+double wall_seconds() {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
 }  // namespace
 
-VirtualBackend::VirtualBackend(Rank ranks, CpuTiming timing, NodeMap nodes) : timing_(timing == CpuTiming::on) {
+VirtualBackend::VirtualBackend(Rank ranks, CpuTiming timing, NodeMap nodes) : timing_(timing) {
   if (ranks < 1) {
     throw std::invalid_argument("VirtualBackend: number of ranks must be >= 1, got " +
                                 std::to_string(ranks));
@@ -25,6 +30,8 @@ VirtualBackend::VirtualBackend(Rank ranks, CpuTiming timing, NodeMap nodes) : ti
   ranks_.resize(static_cast<std::size_t>(ranks));
   std::iota(ranks_.begin(), ranks_.end(), Rank{0});
   accounts_.resize(ranks_.size());
+  clocks_.resize(ranks_.size());
+  for (Rank span = 1; span < ranks; span *= 2) wave_ += 2;
   set_nodes(std::move(nodes));
 }
 
@@ -42,13 +49,14 @@ template <class F>
 void VirtualBackend::charge(Rank r, F&& work) {
   // Nested charging (a step that itself runs another rank) would double-count; the Team API
   // never nests, so the simple start/stop pair is exact.
-  if (!timing_) {
+  if (timing_ == CpuTiming::off) {
     work();
     return;
   }
-  const double start = thread_cpu_seconds();
+  const double start = timing_ == CpuTiming::on ? thread_cpu_seconds() : wall_seconds();
   work();
-  accounts_[static_cast<std::size_t>(r)].cpu_seconds += thread_cpu_seconds() - start;
+  const double end = timing_ == CpuTiming::on ? thread_cpu_seconds() : wall_seconds();
+  accounts_[static_cast<std::size_t>(r)].cpu_seconds += end - start;
 }
 
 void VirtualBackend::for_each_local(const std::function<void(Rank)>& step) {
@@ -66,7 +74,7 @@ void VirtualBackend::send(Rank source, Rank dest, HandlerId handler, Payload byt
   auto& sender = accounts_[static_cast<std::size_t>(source)];
   sender.messages_sent += 1;
   sender.bytes_sent += static_cast<std::int64_t>(bytes.size());
-  queue_.push_back(Envelope{source, dest, handler, std::make_shared<const Payload>(std::move(bytes))});
+  queue_.push_back(Envelope{source, dest, handler, stamp(source), std::make_shared<const Payload>(std::move(bytes))});
 }
 
 void VirtualBackend::send_to_many(Rank source, std::span<const Rank> dests, HandlerId handler, Payload bytes) {
@@ -76,7 +84,8 @@ void VirtualBackend::send_to_many(Rank source, std::span<const Rank> dests, Hand
   sender.messages_sent += static_cast<std::int64_t>(dests.size());
   sender.bytes_sent += static_cast<std::int64_t>(bytes.size() * dests.size());
   const auto shared = std::make_shared<const Payload>(std::move(bytes));
-  for (Rank dest : dests) queue_.push_back(Envelope{source, dest, handler, shared});
+  const std::int64_t at = stamp(source);
+  for (Rank dest : dests) queue_.push_back(Envelope{source, dest, handler, at, shared});
 }
 
 void VirtualBackend::run_until_quiet() {
@@ -86,30 +95,56 @@ void VirtualBackend::run_until_quiet() {
   delivering_ = true;
   try {
     while (!queue_.empty()) {
-      Envelope envelope = std::move(queue_.front());
-      queue_.pop_front();
-      if (envelope.handler >= handlers_.size() || !handlers_[envelope.handler]) {
-        throw std::logic_error("message from rank " + std::to_string(envelope.source) +
-                               " to rank " + std::to_string(envelope.dest) +
-                               " names unregistered handler " + std::to_string(envelope.handler));
+      group_by_destination();
+      for (Envelope& envelope : wave_in_) {
+        if (envelope.handler >= handlers_.size() || !handlers_[envelope.handler]) {
+          throw std::logic_error("message from rank " + std::to_string(envelope.source) +
+                                 " to rank " + std::to_string(envelope.dest) +
+                                 " names unregistered handler " + std::to_string(envelope.handler));
+        }
+        auto& receiver = accounts_[static_cast<std::size_t>(envelope.dest)];
+        receiver.messages_received += 1;
+        receiver.bytes_received += static_cast<std::int64_t>(envelope.bytes->size());
+        auto& clock = clocks_[static_cast<std::size_t>(envelope.dest)];
+        clock = std::max({clock, base_, envelope.stamp});
+        latest_ = std::max(latest_, clock);
+        const RawHandler& handler = handlers_[envelope.handler];
+        charge(envelope.dest, [&] { handler(envelope.dest, envelope.source, *envelope.bytes); });
+        envelope.bytes.reset();  // the payload goes back as soon as its last receiver is done
       }
-      auto& receiver = accounts_[static_cast<std::size_t>(envelope.dest)];
-      receiver.messages_received += 1;
-      receiver.bytes_received += static_cast<std::int64_t>(envelope.bytes->size());
-      const RawHandler& handler = handlers_[envelope.handler];
-      charge(envelope.dest, [&] { handler(envelope.dest, envelope.source, *envelope.bytes); });
+      wave_in_.clear();
     }
   } catch (...) {
     delivering_ = false;
     queue_.clear();
+    wave_in_.clear();
     throw;
   }
   delivering_ = false;
+  wave();
 }
 
-void VirtualBackend::allreduce(ReduceOp, std::span<double>) {}
-void VirtualBackend::allreduce(ReduceOp, std::span<std::int64_t>) {}
-void VirtualBackend::broadcast(Rank root, Payload&) { check_rank(root, "broadcast root"); }
+void VirtualBackend::group_by_destination() {
+  // A counting sort on the destination: stable, so each destination keeps send order; O(n + P).
+  starts_.assign(ranks_.size() + 1, 0);
+  for (const Envelope& e : queue_) ++starts_[static_cast<std::size_t>(e.dest) + 1];
+  for (std::size_t r = 1; r < starts_.size(); ++r) starts_[r] += starts_[r - 1];
+  wave_in_.resize(queue_.size());
+  for (Envelope& e : queue_) wave_in_[starts_[static_cast<std::size_t>(e.dest)]++] = std::move(e);
+  queue_.clear();
+}
+
+void VirtualBackend::wave() {
+  latest_ += wave_;
+  base_ = latest_;
+}
+
+void VirtualBackend::allreduce(ReduceOp, std::span<double>) { wave(); }
+void VirtualBackend::allreduce(ReduceOp, std::span<std::int64_t>) { wave(); }
+void VirtualBackend::broadcast(Rank root, Payload&) {
+  check_rank(root, "broadcast root");
+  wave();
+}
 
 const RankAccount& VirtualBackend::account(Rank r) const {
   check_rank(r, "account");
@@ -133,7 +168,11 @@ double VirtualBackend::total_cpu_seconds() const {
   return total;
 }
 
-void VirtualBackend::reset_accounts() { accounts_.assign(accounts_.size(), RankAccount{}); }
+void VirtualBackend::reset_accounts() {
+  accounts_.assign(accounts_.size(), RankAccount{});
+  clocks_.assign(clocks_.size(), 0);
+  base_ = latest_ = 0;
+}
 
 void VirtualBackend::check_rank(Rank r, const char* what) const {
   if (r < 0 || r >= size()) {

@@ -28,21 +28,48 @@ namespace {
 
 struct Log {
   std::vector<std::pair<Rank, std::int32_t>>* order;
-  void on_hello(Communicator& ctx, const Hello& m) { order->emplace_back(ctx.rank(), m.seq); }
+  Handler<Hello>* relay;
+  void on_hello(Communicator& ctx, const Hello& m) {
+    order->emplace_back(ctx.rank(), m.seq);
+    // The first message rank 2 gets is passed on to rank 0: a message sent during a wave.
+    if (ctx.rank() == 2 && m.seq == 0) ctx.send(0, *relay, Hello{2, 99});
+  }
 };
 
-TEST(VirtualBackend, DeliversInGlobalSendOrder) {
+TEST(VirtualBackend, DeliversInWavesGroupedByDestination) {
   VirtualBackend backend(3);
   std::vector<std::pair<Rank, std::int32_t>> order;
-  Team<Log> team(backend, [&](Rank) { return Log{&order}; });
-  const auto h = team.handler<&Log::on_hello>();
+  Handler<Hello> relay{};
+  Team<Log> team(backend, [&](Rank) { return Log{&order, &relay}; });
+  relay = team.handler<&Log::on_hello>();
   team.step([&](Log&, Communicator& ctx) {
-    ctx.send(2 - ctx.rank(), h, Hello{ctx.rank(), 10 * ctx.rank()});
-    ctx.send(0, h, Hello{ctx.rank(), 10 * ctx.rank() + 1});
+    ctx.send(2 - ctx.rank(), relay, Hello{ctx.rank(), 10 * ctx.rank()});
+    ctx.send(0, relay, Hello{ctx.rank(), 10 * ctx.rank() + 1});
   });
   team.run_until_quiet();
-  const std::vector<std::pair<Rank, std::int32_t>> expected{{2, 0}, {0, 1}, {1, 10}, {0, 11}, {0, 20}, {0, 21}};
+  // First wave: rank 0's four in send order, then rank 1's, then rank 2's; the relay comes after.
+  const std::vector<std::pair<Rank, std::int32_t>> expected{{0, 1}, {0, 11}, {0, 20}, {0, 21}, {1, 10}, {2, 0}, {0, 99}};
   EXPECT_EQ(order, expected);
+}
+
+TEST(VirtualBackend, CountsRoundsOnTheCriticalPath) {
+  // Two waves of messages (the relay waits on rank 2's first message), then run_until_quiet's own
+  // wave of 2 ceil(log2 3) = 4 rounds; an allreduce adds another 4.
+  VirtualBackend backend(3);
+  std::vector<std::pair<Rank, std::int32_t>> order;
+  Handler<Hello> relay{};
+  Team<Log> team(backend, [&](Rank) { return Log{&order, &relay}; });
+  relay = team.handler<&Log::on_hello>();
+  EXPECT_EQ(backend.wave_rounds(), 4);
+  team.step([&](Log&, Communicator& ctx) {
+    if (ctx.rank() == 2) ctx.send(2, relay, Hello{2, 0});
+  });
+  team.run_until_quiet();
+  EXPECT_EQ(backend.critical_path_rounds(), 2 + 4);
+  EXPECT_EQ(team.allreduce(ReduceOp::sum, [](Log&) { return 1.0; }), 3.0);
+  EXPECT_EQ(backend.critical_path_rounds(), 2 + 4 + 4);
+  backend.reset_accounts();
+  EXPECT_EQ(backend.critical_path_rounds(), 0);
 }
 
 struct Busy {

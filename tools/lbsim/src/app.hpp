@@ -27,6 +27,7 @@ struct Options {
   bool stats = false;
   bool json = false;
   std::string out;                       // DIR/STEM for the balanced placement
+  Network network;                       // prices the modelled wall time
 };
 
 // Parses argv. Returns nullopt after printing help (exit code 0 in *exit_code) or a usage error
@@ -41,6 +42,8 @@ struct Run {
   std::string strategy;      // name and args as given
   SimResult result;
   std::vector<PhaseStatistics> phases;
+  Network network;
+  std::int64_t peak_rss_bytes = 0;  // the whole lbsim process's, input included
 };
 
 void print_table(std::ostream& out, const Run& run, bool stats);

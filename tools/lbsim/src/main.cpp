@@ -1,7 +1,9 @@
 // lbsim: replays one phase of recorded (or synthetic) LB data through any strategy of the LB
 // manager on virtual ranks, with the very code a live job runs. See app.hpp for the outputs.
 
+
 #include <malloc.h>
+#include <sys/resource.h>
 
 #include <algorithm>
 #include <iostream>
@@ -42,6 +44,10 @@ int run_lbsim(const lbsim::app::Options& options) {
                                  : *std::max_element(nodes.node.begin(), nodes.node.end()) + std::int64_t{1};
   if (strategy) run.strategy = options.strategy + (options.args.empty() ? "" : " " + options.args);
   run.result = lbsim::simulate(strategy.get(), inputs, work, nodes);
+  run.network = options.network;
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  run.peak_rss_bytes = static_cast<std::int64_t>(usage.ru_maxrss) * 1024;  // Linux: kilobytes
   run.phases = lbsim::phase_statistics(data, work, lbsim::phase_nodes(data, 0, options.ranks_per_node));  // recorded ranks
   if (!options.out.empty()) lb::write_lb_data(lbsim::placement_data(data, run.phase, run.result.balanced, nodes), options.out);
 

@@ -31,6 +31,15 @@ std::optional<Options> parse_options(int argc, char** argv, int* exit_code) {
       ->check(CLI::PositiveNumber);
   cli.add_option("--work", o.work, "work model rank work is reported in, \"alpha=A beta=B gamma=G delta=D memory_limit=BYTES\" "
                  "(LBAF's affine combination); default: the strategy's own keys");
+  double latency_us = o.network.latency_s * 1e6, bandwidth_gbs = o.network.bandwidth_Bps / 1e9;
+  cli.add_option("--latency", latency_us,
+                 "network latency in microseconds per message on the critical path, for the modelled wall time "
+                 "(default 1.5: assumed for MPI on EDR InfiniBand)")
+      ->check(CLI::NonNegativeNumber);
+  cli.add_option("--bandwidth", bandwidth_gbs,
+                 "network bandwidth in GB/s (1e9 bytes/s) per rank, for the modelled wall time (default 12.5: EDR "
+                 "InfiniBand, 100 Gb/s, the network of seed 003's runs)")
+      ->check(CLI::PositiveNumber);
   cli.add_flag("--stats", o.stats, "per-phase rank-work statistics of every phase, no balancing needed");
   std::string report = "table";
   cli.add_option("--report", report, "output: table (for people) or json (one line, last)")
@@ -73,6 +82,8 @@ std::optional<Options> parse_options(int argc, char** argv, int* exit_code) {
     return std::nullopt;
   }
   o.json = report == "json";
+  o.network.latency_s = latency_us * 1e-6;
+  o.network.bandwidth_Bps = bandwidth_gbs * 1e9;
   *exit_code = 0;
   return o;
 }

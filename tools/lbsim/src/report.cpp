@@ -51,6 +51,15 @@ void print_table(std::ostream& out, const Run& run, bool stats) {
   }
   out << fmt::format("I: {:.4g} -> {:.4g} ({}); {} net migrations; strategy {:.3f} s\n", r.before.imbalance(),
                      r.after.imbalance(), bound, r.migrations, r.strategy_s);
+  const Traffic& t = r.traffic;
+  out << fmt::format("traffic: {} messages, {} bytes; per rank at most {} messages and {} bytes sent, {} and {} "
+                     "received; {} rounds on the critical path\n",
+                     t.messages, t.bytes, t.max_messages_sent, t.max_bytes_sent, t.max_messages_received,
+                     t.max_bytes_received, t.rounds);
+  out << fmt::format("modelled wall time: {:.4g} s (latency {:.3g} s, bandwidth {:.3g} bytes/s; busiest rank {} "
+                     "computes {:.4g} s)\n",
+                     modelled_seconds(t, run.network), run.network.latency_s, run.network.bandwidth_Bps,
+                     t.busiest_rank, t.busiest_rank_s);
   if (r.limited) {
     std::int64_t refused = 0;
     if (r.iterations) {
@@ -73,6 +82,20 @@ std::string json_line(const Run& run) {
   j["memory_violations_before"] = r.memory_violations_before;
   j["memory_violations_after"] = r.memory_violations_after;
   j["strategy_s"] = r.strategy_s;
+  const Traffic& t = r.traffic;
+  j["messages"] = t.messages;
+  j["bytes"] = t.bytes;
+  j["max_messages_sent"] = t.max_messages_sent;
+  j["max_messages_received"] = t.max_messages_received;
+  j["max_bytes_sent"] = t.max_bytes_sent;
+  j["max_bytes_received"] = t.max_bytes_received;
+  j["busiest_rank"] = t.busiest_rank;
+  j["busiest_rank_s"] = t.busiest_rank_s;
+  j["rounds"] = t.rounds;
+  j["latency_s"] = run.network.latency_s;
+  j["bandwidth_Bps"] = run.network.bandwidth_Bps;
+  j["modelled_s"] = modelled_seconds(t, run.network);
+  j["peak_rss_bytes"] = run.peak_rss_bytes;
   j["iterations"] = nlohmann::ordered_json::array();
   if (r.iterations) {
     for (const auto& it : r.iterations->iterations) {

@@ -99,6 +99,38 @@ lb::NodeMap phase_nodes(const lb::LbData& data, lb::Rank ranks, lb::Rank ranks_p
   return count == recorded ? data.node_map() : lb::NodeMap{};
 }
 
+double modelled_seconds(const Traffic& traffic, const Network& network) {
+  return static_cast<double>(traffic.rounds) * network.latency_s +
+         static_cast<double>(traffic.max_bytes_handled) / network.bandwidth_Bps + traffic.busiest_rank_s;
+}
+
+namespace {
+
+Traffic traffic_of(const lb::comm::VirtualBackend& backend) {
+  Traffic t;
+  double busiest = -1.0;
+  for (lb::Rank r = 0; r < backend.size(); ++r) {
+    const auto& a = backend.account(r);
+    t.messages += a.messages_sent;
+    t.bytes += a.bytes_sent;
+    t.max_messages_sent = std::max(t.max_messages_sent, a.messages_sent);
+    t.max_messages_received = std::max(t.max_messages_received, a.messages_received);
+    t.max_bytes_sent = std::max(t.max_bytes_sent, a.bytes_sent);
+    t.max_bytes_received = std::max(t.max_bytes_received, a.bytes_received);
+    if (a.messages_sent + a.messages_received > t.max_messages_handled) {
+      t.max_messages_handled = a.messages_sent + a.messages_received;
+      t.busiest_rank = r;
+    }
+    t.max_bytes_handled = std::max(t.max_bytes_handled, a.bytes_sent + a.bytes_received);
+    busiest = std::max(busiest, a.cpu_seconds);
+  }
+  t.rounds = backend.critical_path_rounds();
+  t.busiest_rank_s = std::max(0.0, busiest);
+  return t;
+}
+
+}  // namespace
+
 SimResult simulate(lb::Strategy* strategy, const std::vector<lb::StrategyInput>& inputs, const WorkModel& work,
                    const lb::NodeMap& nodes) {
   SimResult result;
@@ -108,11 +140,12 @@ SimResult simulate(lb::Strategy* strategy, const std::vector<lb::StrategyInput>&
   result.lower_bound = bound.imbalance;
   result.lower_bound_max_work = bound.max_work;
   if (strategy) {
-    lb::comm::VirtualBackend backend(static_cast<lb::Rank>(inputs.size()), lb::comm::VirtualBackend::CpuTiming::off,
+    lb::comm::VirtualBackend backend(static_cast<lb::Rank>(inputs.size()), lb::comm::VirtualBackend::CpuTiming::wall,
                                      nodes);
     const auto start = std::chrono::steady_clock::now();
     result.plan = strategy->run(backend, inputs);
     result.strategy_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    result.traffic = traffic_of(backend);
     if (const auto* tempered = dynamic_cast<const lb::TemperedLB*>(strategy)) result.iterations = tempered->report();
   }
   result.migrations = static_cast<std::int64_t>(result.plan.migrations.size());

@@ -130,11 +130,12 @@ void TemperedRank::absorb(comm::Communicator& ctx, const GossipView& message) {
 }
 
 void TemperedRank::send_gossip(comm::Communicator& ctx, int round, Random& random) {
-  // Never back to a known underloaded rank, nor to itself.
+  // Never back to a known underloaded rank, nor to itself. Settled first: under a cap the lists
+  // hold between cap and 2 cap entries depending on arrival order until then.
+  known_.settle();
   const auto targets = known_.sample_unknown(random, shared_->size, rank_,
                                              static_cast<std::size_t>(shared_->options->fanout));
   if (targets.empty()) return;
-  known_.settle();
   // Headrooms are tracked (and so not empty) only under memory limits.
   ctx.send_encoded_to_many(std::span<const Rank>(targets), shared_->gossip,
                            GossipMessage::encode(round, known_.ranks(), known_.loads(), known_.headrooms(),

@@ -4,8 +4,15 @@
 
 #include <algorithm>
 #include <bit>
+#include <numeric>
 
 namespace tessera::lb::tempered {
+
+void Knowledge::limit(std::size_t cap, std::uint64_t salt) {
+  if (cap != cap_) clear();
+  cap_ = cap;
+  salt_ = salt;
+}
 
 void Knowledge::clear() {
   std::fill(bits_.begin(), bits_.end(), 0);
@@ -20,12 +27,14 @@ void Knowledge::clear() {
 
 void Knowledge::merge(const GossipView& message, Rank ranks) {
   const std::size_t n = message.size();
+  if (cap_ != 0 && !track_headroom_ && !track_blocks_ && merge_in_order(message)) return;
   if (cap_ != 0 || track_headroom_ || track_blocks_) {
     const bool headrooms = message.has_headrooms();
     const bool blocks = track_blocks_ && message.has_blocks();
     for (std::size_t i = 0; i < n; ++i) {
       const Rank r = message.rank(i);
-      if (contains(r)) continue;
+      // Under a cap the cut turns most entries away before any memory is touched.
+      if (cap_ != 0 ? priority_of(r) > cut_ : contains(r)) continue;
       const PeerBlocks peer = blocks ? message.blocks(i) : PeerBlocks{};
       add(r, message.load(i), ranks, headrooms ? message.headroom(i) : HUGE_VAL, &peer);
     }
@@ -62,6 +71,7 @@ void Knowledge::merge(const GossipView& message, Rank ranks) {
 
 void Knowledge::release() {
   clear();
+  if (cap_ != 0) return;
   std::vector<std::uint64_t>().swap(bits_);
   std::vector<Rank>().swap(ranks_);
   std::vector<double>().swap(loads_);
@@ -71,9 +81,10 @@ void Knowledge::release() {
 }
 
 void Knowledge::compact() {
-  // Priorities are distinct with overwhelming probability (64-bit hashes of distinct ranks); a tie
+  // Keeps the lists' (rank) order. Priorities are distinct with overwhelming probability (64-bit hashes of distinct ranks); a tie
   // at the cut would keep both, which is still a function of the set heard of.
-  std::vector<std::uint64_t> order(priorities_);
+  std::vector<std::uint64_t>& order = scratch_;
+  order.assign(priorities_.begin(), priorities_.end());
   std::nth_element(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(cap_ - 1), order.end());
   cut_ = order[cap_ - 1];
   std::size_t kept = 0;
@@ -93,29 +104,110 @@ void Knowledge::compact() {
   if (track_blocks_) blocks_.resize(kept);
 }
 
+void Knowledge::add_in_order(Rank r, double load, double headroom, const PeerBlocks* blocks) {
+  // Above the cut of an earlier compaction: it can never be in the bottom cap again.
+  const std::uint64_t priority = priority_of(r);
+  if (priority > cut_) return;
+  const auto at = std::lower_bound(ranks_.begin(), ranks_.end(), r);
+  if (at != ranks_.end() && *at == r) return;
+  const auto i = at - ranks_.begin();
+  ++seen_;
+  ranks_.insert(at, r);
+  loads_.insert(loads_.begin() + i, load);
+  priorities_.insert(priorities_.begin() + i, priority);
+  if (track_headroom_) headrooms_.insert(headrooms_.begin() + i, headroom);
+  if (track_blocks_) blocks_.insert(blocks_.begin() + i, blocks != nullptr ? *blocks : PeerBlocks{});
+  if (ranks_.size() >= 2 * cap_) compact();
+}
+
+bool Knowledge::merge_in_order(const GossipView& message) {
+  // Once the lists are full most entries are above the cut: they are turned away on the message
+  // alone, and the lists are read and rewritten only when something passes.
+  const std::size_t n = message.size();
+  merged_ranks_.clear();
+  merged_loads_.clear();
+  merged_priorities_.clear();
+  Rank last = -1;
+  for (std::size_t j = 0; j < n; ++j) {
+    const Rank r = message.rank(j);
+    if (r <= last) return false;  // not a capped sender's list: the caller adds entry by entry
+    last = r;
+    const std::uint64_t priority = priority_of(r);
+    if (priority > cut_) continue;
+    merged_ranks_.push_back(r);
+    merged_loads_.push_back(message.load(j));
+    merged_priorities_.push_back(priority);
+  }
+  const std::size_t fresh = merged_ranks_.size();
+  if (fresh == 0) return true;
+  const std::size_t before = ranks_.size();
+  ranks_.resize(before + fresh);
+  loads_.resize(before + fresh);
+  priorities_.resize(before + fresh);
+  // Merged from the back, in place: the lists' tail and the candidates, both in rank order.
+  std::size_t i = before, j = fresh, out = before + fresh;
+  std::size_t duplicates = 0;
+  while (j > 0) {
+    if (i > 0 && ranks_[i - 1] > merged_ranks_[j - 1]) {
+      --i, --out;
+      ranks_[out] = ranks_[i];
+      loads_[out] = loads_[i];
+      priorities_[out] = priorities_[i];
+    } else if (i > 0 && ranks_[i - 1] == merged_ranks_[j - 1]) {
+      --j;  // known: the entry already on the lists stays, and its slot is closed below
+      ++duplicates;
+      --i, --out;
+      ranks_[out] = ranks_[i];
+      loads_[out] = loads_[i];
+      priorities_[out] = priorities_[i];
+    } else {
+      --j, --out;
+      ranks_[out] = merged_ranks_[j];
+      loads_[out] = merged_loads_[j];
+      priorities_[out] = merged_priorities_[j];
+    }
+  }
+  if (duplicates != 0) {
+    // out - i empty slots are left between the untouched head [0, i) and the merged part.
+    const std::size_t gap = out - i;
+    std::move(ranks_.begin() + static_cast<std::ptrdiff_t>(out), ranks_.end(), ranks_.begin() + static_cast<std::ptrdiff_t>(i));
+    std::move(loads_.begin() + static_cast<std::ptrdiff_t>(out), loads_.end(), loads_.begin() + static_cast<std::ptrdiff_t>(i));
+    std::move(priorities_.begin() + static_cast<std::ptrdiff_t>(out), priorities_.end(),
+              priorities_.begin() + static_cast<std::ptrdiff_t>(i));
+    ranks_.resize(ranks_.size() - gap);
+    loads_.resize(loads_.size() - gap);
+    priorities_.resize(priorities_.size() - gap);
+  }
+  seen_ += fresh - duplicates;
+  if (ranks_.size() >= 2 * cap_) compact();
+  return true;
+}
+
 std::vector<std::size_t> Knowledge::rank_order() const {
+  if (cap_ != 0) {
+    std::vector<std::size_t> order(ranks_.size());
+    std::iota(order.begin(), order.end(), std::size_t{0});
+    return order;
+  }
   std::vector<std::size_t> before(bits_.size());  // ranks heard of in earlier words
   std::size_t heard = 0;
   for (std::size_t w = 0; w < bits_.size(); ++w) {
     before[w] = heard;
     heard += static_cast<std::size_t>(std::popcount(bits_[w]));
   }
-  constexpr std::size_t empty = ~std::size_t{0};
-  std::vector<std::size_t> slot(heard, empty);
+  std::vector<std::size_t> slot(heard);
   for (std::size_t i = 0; i < ranks_.size(); ++i) {
     const auto r = static_cast<std::size_t>(ranks_[i]);
     const std::uint64_t below = (std::uint64_t{1} << (r % 64)) - 1;
     slot[before[r / 64] + static_cast<std::size_t>(std::popcount(bits_[r / 64] & below))] = i;
   }
-  // Under a cap the bitmap also marks the ranks dropped: their slots stay empty.
-  std::erase(slot, empty);
   return slot;
 }
 
 std::vector<Rank> Knowledge::sample_unknown(Random& random, Rank ranks, Rank self, std::size_t count) const {
   // LBAF's random.sample over P minus the known underloaded ranks (Algorithm 1, lines 15, 25-26).
   // Draws depend on the set only, never on the order it was learnt in.
-  const std::size_t excluded = seen_ + (contains(self) ? 0 : 1);
+  const std::size_t excluded = ranks_.size() + (contains(self) ? 0 : 1);
   const std::size_t available = static_cast<std::size_t>(ranks) - excluded;
   count = std::min(count, available);
   std::vector<Rank> chosen;

@@ -26,6 +26,37 @@ std::vector<lb::StrategyInput> phase_inputs(const lb::LbData& data, lb::PhaseId 
 std::vector<lb::StrategyInput> predicted_inputs(const lb::LbData& data, lb::PhaseId phase,
                                                 const lb::LoadModelSpec& model, lb::Rank ranks = 0);
 
+// What a strategy's run cost on the virtual ranks: its messages, bytes and rounds, and its time
+// on a network of the given latency and bandwidth (Network). Counted by the VirtualBackend.
+struct Traffic {
+  std::int64_t messages = 0;           // sent, all ranks
+  std::int64_t bytes = 0;              // sent, all ranks
+  std::int64_t max_messages_sent = 0;  // by the rank that sent most
+  std::int64_t max_messages_received = 0;
+  std::int64_t max_bytes_sent = 0;
+  std::int64_t max_bytes_received = 0;
+  // The busiest rank's (sent + received): HierLB's and GreedyLB's root, a gossip's hot spot.
+  std::int64_t max_messages_handled = 0;
+  std::int64_t max_bytes_handled = 0;
+  lb::Rank busiest_rank = 0;           // the rank of max_messages_handled
+  std::int64_t rounds = 0;             // on the critical path (virtual_backend.hpp)
+  double busiest_rank_s = 0.0;         // wall seconds in the busiest rank's steps and handlers
+};
+
+// The network a strategy's modelled wall time is priced on. Defaults: seed 003's EMPIRE runs used
+// Mellanox EDR InfiniBand, 100 Gb/s per link (12.5e9 bytes/s); the latency, 1.5e-6 s, is our
+// assumption for MPI's one-way small-message latency on such a network (seed 003 gives none).
+struct Network {
+  double latency_s = 1.5e-6;
+  double bandwidth_Bps = 12.5e9;
+};
+
+// The modelled wall time of a strategy, seconds: rounds x latency (every message on the critical
+// path pays it once) + the busiest rank's bytes in and out / bandwidth + the busiest rank's own
+// compute (the rank that handled most time in lbsim, by its wall clock). Additive: no overlap of
+// compute and communication is assumed, so it is an upper estimate of each term's share.
+double modelled_seconds(const Traffic& traffic, const Network& network);
+
 struct SimResult {
   lb::Statistics before;          // rank work, before balancing
   lb::Statistics after;           // rank work, with the plan applied
@@ -39,6 +70,7 @@ struct SimResult {
   std::int64_t memory_violations_after = 0;
   bool limited = false;  // some rank has a memory limit
   double strategy_s = 0.0;        // wall seconds in Strategy::run
+  Traffic traffic;                // of the strategy's run (zero without one)
   std::optional<lb::TemperedReport> iterations;  // TemperedLB and GrapevineLB only
   lb::Plan plan;
   std::vector<lb::StrategyInput> balanced;       // inputs with the plan applied
