@@ -51,6 +51,7 @@ void print_table(std::ostream& out, const Run& run, bool stats) {
   }
   out << fmt::format("I: {:.4g} -> {:.4g} ({}); {} net migrations; strategy {:.3f} s\n", r.before.imbalance(),
                      r.after.imbalance(), bound, r.migrations, r.strategy_s);
+  if (r.iterations && r.iterations->stopped_at_bound) out << "stopped at the lower bound: no placement can do better\n";
   const Traffic& t = r.traffic;
   out << fmt::format("traffic: {} messages, {} bytes; per rank at most {} messages and {} bytes sent, {} and {} "
                      "received; {} rounds on the critical path\n",
@@ -96,6 +97,7 @@ std::string json_line(const Run& run) {
   j["bandwidth_Bps"] = run.network.bandwidth_Bps;
   j["modelled_s"] = modelled_seconds(t, run.network);
   j["peak_rss_bytes"] = run.peak_rss_bytes;
+  j["stopped_at_lower_bound"] = r.iterations ? r.iterations->stopped_at_bound : false;
   j["iterations"] = nlohmann::ordered_json::array();
   if (r.iterations) {
     for (const auto& it : r.iterations->iterations) {

@@ -60,15 +60,29 @@ SyntheticSpec parse_synthetic(std::string_view text) {
       spec.seed = static_cast<std::uint64_t>(n);
     } else if (key == "load") {
       parse_load(value, spec);
+    } else if (key == "hot") {
+      const auto colon = value.find(':');
+      std::int64_t h = 0;
+      double factor = 0.0;
+      if (colon == std::string::npos || !detail::parse_number(std::string_view(value).substr(0, colon), h) ||
+          !detail::parse_number(std::string_view(value).substr(colon + 1), factor) || h < 0 || !(factor > 0.0)) {
+        detail::bad_value(flag, key, value, "H:FACTOR (H an integer in [0, mapped], FACTOR > 0)");
+      }
+      spec.hot_ranks = static_cast<lb::Rank>(h);
+      spec.hot_factor = factor;
     } else {
       throw InputError(std::string(flag) + ": unknown key '" + key +
-                       "'; valid keys: objects, ranks, mapped, load, seed");
+                       "'; valid keys: objects, ranks, mapped, load, hot, seed");
     }
   }
   if (mapped > spec.ranks) {
     detail::bad_value(flag, "mapped", std::to_string(mapped), "an integer in [1, ranks] (ranks=" + std::to_string(spec.ranks) + ")");
   }
   spec.mapped = mapped > 0 ? static_cast<lb::Rank>(mapped) : std::min(spec.mapped, spec.ranks);
+  if (spec.hot_ranks > spec.mapped) {
+    detail::bad_value(flag, "hot", std::to_string(spec.hot_ranks) + ":" + std::to_string(spec.hot_factor),
+                      "H:FACTOR with H in [0, mapped] (mapped=" + std::to_string(spec.mapped) + ")");
+  }
   return spec;
 }
 
@@ -97,6 +111,7 @@ lb::LbData make_synthetic(const SyntheticSpec& spec) {
       load = std::exp(mu + std::sqrt(sigma2) * normal);
     }
     const auto rank = static_cast<lb::Rank>(random.below(static_cast<std::uint64_t>(spec.mapped)));
+    if (rank < spec.hot_ranks) load *= spec.hot_factor;
     lb::Task task;
     task.entity.id = lb::ObjectId::packed(static_cast<std::uint64_t>(i));
     task.entity.home = rank;
@@ -106,6 +121,27 @@ lb::LbData make_synthetic(const SyntheticSpec& spec) {
     data.ranks[static_cast<std::size_t>(rank)].phases[0].tasks.push_back(std::move(task));
   }
   return data;
+}
+
+std::vector<lb::StrategyInput> tile_inputs(const std::vector<lb::StrategyInput>& inputs, lb::Rank ranks) {
+  const auto recorded = static_cast<lb::Rank>(inputs.size());
+  if (recorded == 0 || ranks < recorded || ranks % recorded != 0) {
+    throw InputError("tiling " + std::to_string(recorded) + " recorded ranks over " + std::to_string(ranks) +
+                     " ranks: expected a positive multiple of " + std::to_string(recorded));
+  }
+  std::uint64_t span = 0;  // one past the largest id value: tile t adds t x span
+  for (const auto& rank : inputs)
+    for (const auto& object : rank.objects) span = std::max(span, object.id.value + 1);
+  std::vector<lb::StrategyInput> out(static_cast<std::size_t>(ranks));
+  for (lb::Rank r = 0; r < ranks; ++r) {
+    const auto tile = static_cast<std::uint64_t>(r / recorded);
+    auto& into = out[static_cast<std::size_t>(r)];
+    into = inputs[static_cast<std::size_t>(r % recorded)];
+    into.rank = r;
+    into.edges.clear();
+    for (auto& object : into.objects) object.id.value += tile * span;
+  }
+  return out;
 }
 
 }  // namespace tessera::lbsim

@@ -127,7 +127,10 @@ struct TemperedOptions {
   enum class Transfer { distributed, sequential };
 
   int fanout = 6;           // f: messages a rank sends per gossip round, >= 1
-  int max_known = 0;        // underloaded ranks a rank keeps knowledge of (0: all it hears of)
+  // Underloaded ranks a gossip message carries and a forwarding rank keeps (0: all it hears of;
+  // auto_known: known_cap_for(P)). An overloaded rank keeps all it hears either way.
+  static constexpr int auto_known = -1;
+  int max_known = auto_known;
   int rounds = 0;           // k when knowledge=user (>= 1); must stay 0 otherwise
   int iters = 8;            // iterations per trial, >= 1 (the paper's EMPIRE runs use 8)
   int trials = 2;           // independent trials from the starting placement, >= 1 (2: see admit)
@@ -152,6 +155,10 @@ struct TemperedOptions {
   // Gossip rounds for P ranks: ceil(log P / log fanout) for knowledge=log (at least 1), `rounds`
   // for user, 0 for complete.
   int rounds_for(std::int64_t ranks) const;
+  // The cap max_known means on `ranks` ranks: auto is 0 (all, as seed 003 gossips) up to 4,096
+  // ranks, the largest scale the seeds simulate, and 32 above, where keeping all costs P^2 bits
+  // and up to P^2 entries over all ranks (issue 45: 131,072 ranks).
+  int known_cap_for(std::int64_t ranks) const;
 
   // Throws ArgumentError naming `strategy` and the first invalid field.
   void validate(std::string_view strategy = "TemperedLB") const;
@@ -175,6 +182,11 @@ struct TemperedReport {
   int best_trial = 0;           // 0 when the starting placement was kept
   int best_iteration = 0;
   int rounds = 0;               // gossip rounds used per inform stage
+  // Balancing by load, the trials stop once an iteration reaches the lower bound
+  // max(average, largest object) / average - 1, which no placement can beat: the later iterations
+  // and trials could only tie it, and ties keep the earlier plan.
+  double lower_bound = 0.0;      // of load; 0 when the work model is on (no such bound is used)
+  bool stopped_at_bound = false;
   std::vector<TemperedIteration> iterations;  // trial-major order
 };
 

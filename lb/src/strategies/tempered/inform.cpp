@@ -21,8 +21,9 @@ void TemperedRank::reset_knowledge() {
   known_.track_headroom(shared_->limited);
   known_.track_blocks(shared_->blocks);
   // The salt of the bottom-k sample, drawn only under a cap (no stream to seed otherwise).
-  const auto cap = static_cast<std::size_t>(shared_->options->max_known);
-  known_.limit(cap, cap != 0 ? stream(Stage::knowledge, 0).bits() : 0);
+  const auto cap = static_cast<std::size_t>(shared_->options->known_cap_for(shared_->size));
+  known_.limit(cap, cap != 0 ? stream(Stage::knowledge, 0).bits() : 0,
+               value() > shared_->options->threshold * shared_->average);
   inform_.reached_round = 0;
   inform_.stepped = -1;
   inform_.early.clear();
@@ -137,6 +138,14 @@ void TemperedRank::send_gossip(comm::Communicator& ctx, int round, Random& rando
                                              static_cast<std::size_t>(shared_->options->fanout));
   if (targets.empty()) return;
   // Headrooms are tracked (and so not empty) only under memory limits.
+  if (known_.keeps_all()) {
+    Knowledge::Forwarded sample;
+    known_.sample(sample);
+    ctx.send_encoded_to_many(std::span<const Rank>(targets), shared_->gossip,
+                             GossipMessage::encode(round, sample.ranks, sample.loads, sample.headrooms,
+                                                   known_.tracks_blocks() ? &sample.blocks : nullptr));
+    return;
+  }
   ctx.send_encoded_to_many(std::span<const Rank>(targets), shared_->gossip,
                            GossipMessage::encode(round, known_.ranks(), known_.loads(), known_.headrooms(),
                                                  known_.tracks_blocks() ? &known_.all_blocks() : nullptr));

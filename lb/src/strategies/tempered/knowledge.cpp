@@ -8,10 +8,28 @@
 
 namespace tessera::lb::tempered {
 
-void Knowledge::limit(std::size_t cap, std::uint64_t salt) {
+void Knowledge::limit(std::size_t cap, std::uint64_t salt, bool keep_all) {
   if (cap != cap_) clear();
   cap_ = cap;
   salt_ = salt;
+  keep_all_ = cap != 0 && keep_all;
+}
+
+void Knowledge::sample(Forwarded& out) const {
+  std::vector<std::uint64_t> order(priorities_);
+  std::uint64_t cut = ~std::uint64_t{0};
+  if (order.size() > cap_) {
+    std::nth_element(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(cap_ - 1), order.end());
+    cut = order[cap_ - 1];
+  }
+  out = Forwarded{};
+  for (std::size_t i = 0; i < ranks_.size(); ++i) {
+    if (priorities_[i] > cut) continue;
+    out.ranks.push_back(ranks_[i]);
+    out.loads.push_back(loads_[i]);
+    if (track_headroom_) out.headrooms.push_back(headrooms_[i]);
+    if (track_blocks_) out.blocks.push_back(blocks_[i]);
+  }
 }
 
 void Knowledge::clear() {
@@ -117,7 +135,7 @@ void Knowledge::add_in_order(Rank r, double load, double headroom, const PeerBlo
   priorities_.insert(priorities_.begin() + i, priority);
   if (track_headroom_) headrooms_.insert(headrooms_.begin() + i, headroom);
   if (track_blocks_) blocks_.insert(blocks_.begin() + i, blocks != nullptr ? *blocks : PeerBlocks{});
-  if (ranks_.size() >= 2 * cap_) compact();
+  if (!keep_all_ && ranks_.size() >= 2 * cap_) compact();
 }
 
 bool Knowledge::merge_in_order(const GossipView& message) {
@@ -179,7 +197,7 @@ bool Knowledge::merge_in_order(const GossipView& message) {
     priorities_.resize(priorities_.size() - gap);
   }
   seen_ += fresh - duplicates;
-  if (ranks_.size() >= 2 * cap_) compact();
+  if (!keep_all_ && ranks_.size() >= 2 * cap_) compact();
   return true;
 }
 

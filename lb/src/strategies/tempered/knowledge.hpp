@@ -27,6 +27,11 @@ namespace tessera::lb::tempered {
 // probe misses the cache, which is what lets 131,072 virtual ranks gossip in lbsim (issue 45). A
 // rank dropped by a compaction is kept out by the cut (its priority is above it), and gossip
 // targets avoid the ranks on the lists; a dropped one may be sent to.
+//
+// An overloaded rank (keep_all) keeps everything it hears even under a cap, and forwards only its
+// bottom-cap sample (forwarded()): messages stay O(cap), while the ranks that place objects learn of
+// up to fanout x rounds x cap peers. Without that, one hot rank could place its objects on at most
+// cap peers per iteration.
 class Knowledge {
  public:
   void clear();
@@ -35,12 +40,23 @@ class Knowledge {
   // cap the memory is O(cap) and kept for the next stage (clear() only).
   void release();
   // 0: no cap. Set before the first add of an inform stage.
-  void limit(std::size_t cap, std::uint64_t salt);
+  // keep_all: keep every rank heard of even under a cap (an overloaded rank: see above).
+  void limit(std::size_t cap, std::uint64_t salt, bool keep_all = false);
+  bool keeps_all() const { return keep_all_; }
   // Reduces the lists to the bottom `cap` (a no-op without a cap or below it). Call before reading
   // ranks(), loads() or headroom() after adds.
   void settle() {
-    if (cap_ != 0 && ranks_.size() > cap_) compact();
+    if (cap_ != 0 && !keep_all_ && ranks_.size() > cap_) compact();
   }
+  // What a gossip message carries: the lists, or under keep_all their bottom-cap sample (in rank
+  // order, copied into the out-parameters). Call after settle().
+  struct Forwarded {
+    std::vector<Rank> ranks;
+    std::vector<double> loads;
+    std::vector<double> headrooms;
+    std::vector<PeerBlocks> blocks;
+  };
+  void sample(Forwarded& out) const;
   // Ranks added to the lists this stage (without a cap: every rank heard of; with one, those that
   // were under the cut when first heard of).
   std::size_t seen() const { return seen_; }
@@ -107,6 +123,7 @@ class Knowledge {
   bool track_blocks_ = false;
   std::size_t seen_ = 0;
   std::size_t cap_ = 0;
+  bool keep_all_ = false;
   std::uint64_t salt_ = 0;
   std::uint64_t cut_ = ~std::uint64_t{0};  // largest priority kept by the last compaction
   std::vector<std::uint64_t> priorities_;  // of ranks_, when capped
@@ -119,7 +136,7 @@ class Knowledge {
   std::uint64_t priority_of(Rank r) const { return mix64(salt_ ^ static_cast<std::uint64_t>(r)); }
   void add_in_order(Rank r, double load, double headroom, const PeerBlocks* blocks);  // under a cap
   bool merge_in_order(const GossipView& message);  // under a cap, loads only; false if not sorted
-  void compact();  // keeps the bottom cap_ by priority, in the order heard of
+  void compact();  // keeps the bottom cap_ by priority, in rank order
 };
 
 }  // namespace tessera::lb::tempered

@@ -1,5 +1,6 @@
 // TemperedLB and GrapevineLB keys: parsing, validation, and the rounds knowledge implies.
 
+#include <charconv>
 #include <cmath>
 
 #include <fmt/format.h>
@@ -38,10 +39,10 @@ Options::Knowledge knowledge_of(const std::string& s) {
 std::vector<KeySpec> gossip_keys() {
   return {
       integer_key("fanout", "6", "f: ranks each gossip message goes to (seed 003, Algorithm 1)", 1, 1 << 20),
-      integer_key("max_known", "0",
-                  "underloaded ranks a rank keeps knowledge of: a uniform sample of what it hears "
-                  "(0: all; bounds gossip memory and traffic at large P)",
-                  0, 1 << 30),
+      text_key("max_known", "auto",
+               "underloaded ranks a gossip message carries and a forwarding rank keeps: a uniform sample of "
+               "what it hears; overloaded ranks keep all they hear (0: all; auto: 0 up to 4096 ranks, 32 above; "
+               "bounds gossip memory and traffic at large P)"),
       integer_key("rounds", "0",
                   "k: gossip rounds; only with knowledge=user (0: derived from knowledge)", 0, 1 << 20),
       choice_key("knowledge", "log",
@@ -62,6 +63,21 @@ std::vector<KeySpec> gossip_keys() {
 }
 
 }  // namespace
+
+static int max_known_of(const std::string& text, const char* who) {
+  if (text == "auto") return Options::auto_known;
+  int value = 0;
+  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (error != std::errc{} || end != text.data() + text.size() || value < 0) {
+    throw ArgumentError(fmt::format("{}: max_known={}: expected auto or an integer >= 0", who, text));
+  }
+  return value;
+}
+
+int Options::known_cap_for(std::int64_t ranks) const {
+  if (max_known != auto_known) return max_known;
+  return ranks <= 4096 ? 0 : 32;
+}
 
 Options Options::grapevine(int fanout, int rounds, Knowledge knowledge, double threshold,
                            std::uint64_t seed, bool deterministic, Transfer transfer) {
@@ -100,6 +116,9 @@ void Options::validate(std::string_view who) const {
   if (fanout < 1) throw ArgumentError(fmt::format("{}: fanout={}: expected an integer >= 1", who, fanout));
   if (iters < 1) throw ArgumentError(fmt::format("{}: iters={}: expected an integer >= 1", who, iters));
   if (trials < 1) throw ArgumentError(fmt::format("{}: trials={}: expected an integer >= 1", who, trials));
+  if (max_known < auto_known) {
+    throw ArgumentError(fmt::format("{}: max_known={}: expected auto or an integer >= 0", who, max_known));
+  }
   if (!(threshold >= 1.0)) {
     throw ArgumentError(fmt::format("{}: threshold={}: expected a number >= 1", who, threshold));
   }
@@ -151,7 +170,7 @@ std::vector<KeySpec> TemperedLB::keys() {
 TemperedLB TemperedLB::from_args(const Args& args) {
   Options o;
   o.fanout = static_cast<int>(args.integer("fanout"));
-  o.max_known = static_cast<int>(args.integer("max_known"));
+  o.max_known = max_known_of(args.text("max_known"), "TemperedLB");
   o.rounds = static_cast<int>(args.integer("rounds"));
   o.knowledge = knowledge_of(args.text("knowledge"));
   o.threshold = args.real("threshold");
@@ -175,7 +194,7 @@ TemperedLB TemperedLB::grapevine_from_args(const Args& args) {
                                  static_cast<std::uint64_t>(args.integer("seed")), args.boolean("deterministic"),
                                  transfer_of(args.text("transfer")));
   o.work = WorkModel::from_args(args);
-  o.max_known = static_cast<int>(args.integer("max_known"));
+  o.max_known = max_known_of(args.text("max_known"), "GrapevineLB");
   return TemperedLB(o, "GrapevineLB");
 }
 

@@ -4,6 +4,7 @@
 #include "tessera/lb/tempered_lb.hpp"
 
 
+#include <algorithm>
 #include <cmath>
 
 #include "tempered_rank.hpp"
@@ -122,7 +123,16 @@ Plan TemperedLB::run(comm::Backend& backend, std::span<const StrategyInput> host
   report_.rounds = shared.rounds;
   report_.initial_imbalance = imbalance(team, shared.average);
   report_.best_imbalance = report_.initial_imbalance;
-  for (int trial = 1; trial <= options_.trials; ++trial) {
+  if (!shared.modeled && shared.average > 0.0) {
+    const double largest = team.allreduce(comm::ReduceOp::max, [](TemperedRank& self) { return self.largest_object(); });
+    report_.lower_bound = std::max(shared.average, largest) / shared.average - 1.0;
+  }
+  // Sums in another order can land a hair off the bound: a relative 1e-9 is far below any real gain.
+  const auto at_bound = [&](double imbalance) {
+    return !shared.modeled && imbalance <= report_.lower_bound + 1e-9 * (1.0 + report_.lower_bound);
+  };
+  report_.stopped_at_bound = at_bound(report_.best_imbalance);
+  for (int trial = 1; trial <= options_.trials && !report_.stopped_at_bound; ++trial) {
     team.step([](TemperedRank& self, comm::Communicator&) { self.restart_trial(); });
     for (int iteration = 1; iteration <= options_.iters; ++iteration) {
       shared.trial = static_cast<std::uint64_t>(trial);
@@ -155,6 +165,10 @@ Plan TemperedLB::run(comm::Backend& backend, std::span<const StrategyInput> host
         report_.best_trial = trial;
         report_.best_iteration = iteration;
         team.step([](TemperedRank& self, comm::Communicator&) { self.remember_best(); });
+      }
+      if (at_bound(report_.best_imbalance)) {
+        report_.stopped_at_bound = true;
+        break;
       }
     }
   }

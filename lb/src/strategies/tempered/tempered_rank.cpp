@@ -3,6 +3,8 @@
 
 #include "tempered_rank.hpp"
 
+#include <algorithm>
+
 #include <map>
 
 namespace tessera::lb::tempered {
@@ -23,6 +25,12 @@ double TemperedRank::load() const {
   double sum = 0.0;
   for (const auto& held : held_) sum += held.object.load;
   return sum;
+}
+
+double TemperedRank::largest_object() const {
+  double largest = 0.0;
+  for (const auto& held : held_) largest = std::max(largest, held.object.load);
+  return largest;
 }
 
 std::vector<LbObject> TemperedRank::held_objects() const {

@@ -68,6 +68,7 @@ class TemperedRank {
   TemperedRank(const Shared& shared, const StrategyInput& input);
 
   double load() const;  // of the current proposal, seconds
+  double largest_object() const;  // the largest object load held, seconds (0 with none)
   // What the balancer evens out: load, or work when the model is on (seconds).
   double value() const { return shared_->modeled ? modeled().work() : load(); }
   bool underloaded() const { return value() < shared_->average; }

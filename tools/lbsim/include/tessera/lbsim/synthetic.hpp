@@ -8,11 +8,15 @@
 //   load=uniform:LOW:HIGH (0 <= LOW <= HIGH, seconds)
 //   load=lognormal:MEAN:VARIANCE (MEAN > 0, VARIANCE >= 0: the moments of the load itself, so
 //        the underlying normal has sigma^2 = ln(1 + VARIANCE / MEAN^2), mu = ln(MEAN) - sigma^2/2)
+//   hot=H:FACTOR (0 <= H <= mapped, FACTOR > 0): the objects placed on ranks 0..H-1 get FACTOR
+//        times the load drawn, a hot spot (default 0:1, none)
 // Object i gets vt id i (packed, migratable) and is recorded as phase 0 of its rank.
 
 #include <cstdint>
 #include <stdexcept>
 #include <string_view>
+
+#include <vector>
 
 #include "tessera/lb/model.hpp"
 
@@ -29,6 +33,8 @@ struct SyntheticSpec {
   double a = 1e-5;  // uniform: LOW; lognormal: MEAN (seconds)
   double b = 1e-1;  // uniform: HIGH; lognormal: VARIANCE (seconds^2)
   std::uint64_t seed = 1;
+  lb::Rank hot_ranks = 0;    // ranks 0..hot_ranks-1 are the hot spot
+  double hot_factor = 1.0;   // their objects' loads are multiplied by this
 };
 
 // Throws InputError naming the offending pair, e.g. "--synthetic: mapped=0: expected an integer in [1, ranks]".
@@ -36,5 +42,11 @@ SyntheticSpec parse_synthetic(std::string_view text);
 
 // The workload as LB data: `ranks` ranks, each with phase 0 (possibly empty).
 lb::LbData make_synthetic(const SyntheticSpec& spec);
+
+// Recorded strategy inputs repeated over `ranks` ranks: copy t of recorded rank r becomes rank
+// t x R + r (R = inputs.size()), its objects renumbered so that every id stays distinct; edges are
+// dropped (the copies would not talk to each other), memory fields kept. Throws InputError unless
+// `ranks` is a positive multiple of R.
+std::vector<lb::StrategyInput> tile_inputs(const std::vector<lb::StrategyInput>& inputs, lb::Rank ranks);
 
 }  // namespace tessera::lbsim
