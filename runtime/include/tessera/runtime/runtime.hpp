@@ -172,6 +172,9 @@ class Runtime {
   /// Counted (non-system) messages this rank has sent and handled since start.
   std::uint64_t messages_sent() const { return outbox_.counted_sent(); }
   std::uint64_t messages_handled() const { return counted_handled_; }
+  /// Every message this rank has sent since start, system ones included (termination waves,
+  /// collectives, broadcast trees): what a benchmark counts to show a collective's exact cost.
+  std::uint64_t all_messages_sent() const { return outbox_.total_sent(); }
 
  private:
   // The layers' hooks (hooks.hpp): reached only through detail::RuntimeHooks, which documents them.
