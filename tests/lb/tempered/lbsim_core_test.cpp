@@ -73,7 +73,11 @@ TEST(Synthetic, BadSpecsAreNamed) {
             "--synthetic: mapped=9: expected an integer in [1, ranks] (ranks=8)");
   EXPECT_EQ(error_of([] { parse_synthetic("objects"); }), "--synthetic: malformed argument 'objects': expected key=value");
   EXPECT_EQ(error_of([] { parse_synthetic("colour=red"); }),
-            "--synthetic: unknown key 'colour'; valid keys: objects, ranks, mapped, load, seed");
+            "--synthetic: unknown key 'colour'; valid keys: objects, ranks, mapped, load, hot, seed");
+  EXPECT_EQ(error_of([] { parse_synthetic("ranks=8 mapped=4 hot=5:2"); }),
+            "--synthetic: hot=5:2: expected H:FACTOR with H in [0, mapped] (mapped=4)");
+  EXPECT_EQ(error_of([] { parse_synthetic("hot=2:0"); }),
+            "--synthetic: hot=2:0: expected H:FACTOR (H an integer in [0, mapped], FACTOR > 0)");
   EXPECT_EQ(error_of([] { parse_synthetic("load=uniform:2:1"); }),
             "--synthetic: load=uniform:2:1: expected uniform:LOW:HIGH (0 <= LOW <= HIGH) or "
             "lognormal:MEAN:VARIANCE (MEAN > 0, VARIANCE >= 0)");
@@ -97,6 +101,35 @@ TEST(Synthetic, PlacesEveryObjectOnTheMappedRanks) {
   }
   EXPECT_EQ(count, 500u);
   EXPECT_EQ(make_synthetic(spec), data);
+}
+
+TEST(Synthetic, AHotSpotMultipliesTheLoadsOfItsRanks) {
+  // The same draws with and without the hot spot: the objects on ranks 0 and 1 weigh 8x.
+  const lb::LbData plain = make_synthetic(parse_synthetic("objects=400 ranks=16 mapped=16 seed=2"));
+  const lb::LbData hot = make_synthetic(parse_synthetic("objects=400 ranks=16 mapped=16 seed=2 hot=2:8"));
+  for (std::size_t r = 0; r < 16; ++r) {
+    const auto& a = plain.ranks[r].phases[0].tasks;
+    const auto& b = hot.ranks[r].phases[0].tasks;
+    ASSERT_EQ(a.size(), b.size());
+    for (std::size_t i = 0; i < a.size(); ++i) EXPECT_EQ(b[i].time, a[i].time * (r < 2 ? 8.0 : 1.0));
+  }
+}
+
+TEST(Synthetic, TilingRepeatsTheRecordedRanksWithDistinctIds) {
+  const auto inputs = phase_inputs(make_synthetic(parse_synthetic("objects=30 ranks=3 mapped=3 seed=5")), 0);
+  const auto tiled = tile_inputs(inputs, 12);
+  ASSERT_EQ(tiled.size(), 12u);
+  std::set<std::uint64_t> ids;
+  for (std::size_t r = 0; r < tiled.size(); ++r) {
+    EXPECT_EQ(tiled[r].rank, static_cast<lb::Rank>(r));
+    ASSERT_EQ(tiled[r].objects.size(), inputs[r % 3].objects.size());
+    for (std::size_t i = 0; i < tiled[r].objects.size(); ++i) {
+      EXPECT_EQ(tiled[r].objects[i].load, inputs[r % 3].objects[i].load);
+      ids.insert(tiled[r].objects[i].id.value);
+    }
+  }
+  EXPECT_EQ(ids.size(), 4u * 30u);
+  EXPECT_EQ(error_of([&] { tile_inputs(inputs, 10); }), "tiling 3 recorded ranks over 10 ranks: expected a positive multiple of 3");
 }
 
 TEST(Synthetic, LognormalHasTheRequestedMoments) {

@@ -42,6 +42,7 @@ void parse_load(const std::string& value, SyntheticSpec& spec) {
 SyntheticSpec parse_synthetic(std::string_view text) {
   SyntheticSpec spec;
   std::int64_t mapped = -1;
+  std::string hot_text;  // as given, for the message when it exceeds mapped
   for (const auto& [key, value] : detail::split_pairs(text, flag)) {
     std::int64_t n = 0;
     if (key == "objects") {
@@ -70,6 +71,7 @@ SyntheticSpec parse_synthetic(std::string_view text) {
       }
       spec.hot_ranks = static_cast<lb::Rank>(h);
       spec.hot_factor = factor;
+      hot_text = value;
     } else {
       throw InputError(std::string(flag) + ": unknown key '" + key +
                        "'; valid keys: objects, ranks, mapped, load, hot, seed");
@@ -80,8 +82,7 @@ SyntheticSpec parse_synthetic(std::string_view text) {
   }
   spec.mapped = mapped > 0 ? static_cast<lb::Rank>(mapped) : std::min(spec.mapped, spec.ranks);
   if (spec.hot_ranks > spec.mapped) {
-    detail::bad_value(flag, "hot", std::to_string(spec.hot_ranks) + ":" + std::to_string(spec.hot_factor),
-                      "H:FACTOR with H in [0, mapped] (mapped=" + std::to_string(spec.mapped) + ")");
+    detail::bad_value(flag, "hot", hot_text, "H:FACTOR with H in [0, mapped] (mapped=" + std::to_string(spec.mapped) + ")");
   }
   return spec;
 }
