@@ -1,5 +1,5 @@
 // tessera-bench-collectives: how an empty epoch, a broadcast and a reduction grow with the rank
-// count (issue 45). Each is timed against MPI's counterpart in the same run (MPI_Barrier,
+// count. Each is timed against MPI's counterpart in the same run (MPI_Barrier,
 // MPI_Bcast of 8 bytes, MPI_Allreduce of one double), best of --trials trials of --repeats
 // operations each, and the messages each operation sends over all ranks are counted exactly
 // (Runtime::all_messages_sent, system messages included; MPI's own are not visible to us).

@@ -1,4 +1,4 @@
-// tessera-bench-lb-scale: how each balancer's cost and quality grow with the rank count (issue 45).
+// tessera-bench-lb-scale: how each balancer's cost and quality grow with the rank count.
 //
 // For every workload, rank count P and strategy, lbsim's engine runs the strategy on P virtual
 // ranks in a child process of its own, so that the child's peak resident memory (wait4's

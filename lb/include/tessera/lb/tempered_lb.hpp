@@ -157,7 +157,7 @@ struct TemperedOptions {
   int rounds_for(std::int64_t ranks) const;
   // The cap max_known means on `ranks` ranks: auto is 0 (all, as seed 003 gossips) up to 4,096
   // ranks, the largest scale the seeds simulate, and 32 above, where keeping all costs P^2 bits
-  // and up to P^2 entries over all ranks (issue 45: 131,072 ranks).
+  // and up to P^2 entries over all ranks (at 131,072 ranks, gigabytes).
   int known_cap_for(std::int64_t ranks) const;
 
   // Throws ArgumentError naming `strategy` and the first invalid field.

@@ -24,7 +24,7 @@ namespace tessera::lb::tempered {
 // commutative), so deterministic mode stays order-independent. The lists are then kept in rank
 // order (messages are encoded from them, so they arrive sorted too) and a message is merged in one
 // pass over both, reading memory in order: a rank's memory is O(cap), not O(P), and no per-entry
-// probe misses the cache, which is what lets 131,072 virtual ranks gossip in lbsim (issue 45). A
+// probe misses the cache, which is what lets 131,072 virtual ranks gossip in lbsim. A
 // rank dropped by a compaction is kept out by the cut (its priority is above it), and gossip
 // targets avoid the ranks on the lists; a dropped one may be sent to.
 //
