@@ -2,7 +2,7 @@
 # The test command: set up and build (scripts/setup.sh), then run the whole suite with ctest.
 # The suite leaves out two labels for their cost: packaging (the Debian packages in a clean Debian
 # tree: a second build and a download from Debian's registry) and scale (the runtime on 16 and 64
-# ranks and on 8 emulated hosts x 4 ranks, about 15 minutes on 2 cores); `ctest -L packaging` and
+# ranks and on 8 emulated hosts x 4 ranks, about 7 minutes on 2 cores); `ctest -L packaging` and
 # `ctest -L scale` run them, and .ci/run does.
 set -euo pipefail
 cd "$(dirname "$0")/.."
