@@ -1,7 +1,6 @@
 // lbsim: replays one phase of recorded (or synthetic) LB data through any strategy of the LB
 // manager on virtual ranks, with the very code a live job runs. See app.hpp for the outputs.
 
-
 #include <malloc.h>
 #include <sys/resource.h>
 
