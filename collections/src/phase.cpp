@@ -142,6 +142,7 @@ PhaseRecord PhaseManager::close() {
     }
     element_time += entry.load;
   }
+  for (auto& [id, collection] : collections_) record.membership += collection->take_membership_counts();
   for (auto& [key, entry] : elements) {
     CollectionBase* collection = find(key.collection);
     entry.index = collection->index_of(key.element);

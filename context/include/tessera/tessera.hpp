@@ -146,6 +146,14 @@ class Context {
                                                          collections::Mapper<T::dimensions> mapper, A&&... args) {
     return collections::make_mapped_collection<T>(*runtime_, bounds, std::move(mapper), std::forward<A>(args)...);
   }
+  /// Collective: an empty dynamic collection of `T` (collections/membership.hpp): elements are
+  /// inserted and destroyed at run time, each homed by `mapper` (the block mapper by default).
+  template <class T>
+  collections::CollectionProxy<T> make_dynamic_collection(
+      const collections::Index<T::dimensions>& bounds,
+      collections::Mapper<T::dimensions> mapper = collections::Mapper<T::dimensions>(collections::block_map<T::dimensions>)) {
+    return collections::make_dynamic_collection<T>(*runtime_, bounds, std::move(mapper));
+  }
   /// Collective: a task collection running `body` with steal().options() (the steal flags, or
   /// what the program set there). Task must be trivially copyable (task_collection.hpp).
   template <collections::steal::Stealable Task>

@@ -2,6 +2,7 @@
 #include <tessera/lb/manager/lb_data_output.hpp>
 #include <tessera/runtime/error.hpp>
 
+#include <algorithm>
 #include <map>
 
 #include <nlohmann/json.hpp>
@@ -108,11 +109,20 @@ lb::SharedNode shared_node(const tessera::NodeMap& nodes, int rank) {
 void LbDataOutput::add(const collections::PhaseRecord& record) {
   data_.phases.push_back(to_lb_phase(record));
   phase_time_s_.push_back(now_() - mark_);
+  inserted_.push_back(record.membership.inserted);
+  destroyed_.push_back(record.membership.destroyed);
 }
 
 lb::RankData LbDataOutput::data() const {
   lb::RankData out = data_;
   nlohmann::json metadata{{"phase_time_s", phase_time_s_}};
+  const auto any = [](const std::vector<std::int64_t>& counts) {
+    return std::any_of(counts.begin(), counts.end(), [](std::int64_t n) { return n != 0; });
+  };
+  if (any(inserted_) || any(destroyed_)) {
+    metadata["inserted"] = inserted_;
+    metadata["destroyed"] = destroyed_;
+  }
   if (migration_bytes_ > 0.0 && migration_s_ > 0.0) {
     metadata["migration_bytes"] = migration_bytes_;
     metadata["migration_s"] = migration_s_;

@@ -118,6 +118,14 @@ class BroadcastLog {
     }
   }
 
+  /// Marks that say "ran everything this rank has received": what an element constructed here
+  /// now starts with, so it runs the broadcasts that reach the rank after it, not those before.
+  BroadcastMarks marks_now() const {
+    BroadcastMarks marks;
+    for (const auto& [root, log] : roots_) marks.set(root, log.latest);
+    return marks;
+  }
+
   /// Drops the kept arguments. Call only at global quiescence, when every element has run every
   /// broadcast sent so far.
   void clear() {

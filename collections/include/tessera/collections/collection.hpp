@@ -7,13 +7,15 @@
 /// send (a 32-byte header before the arguments); a message to a stale location costs one more
 /// send per forward plus one small location correction back to the original sender. A broadcast
 /// is one spanning-tree broadcast, and each rank keeps its arguments until the end of the phase
-/// for elements that arrive having missed it (broadcast_log.hpp).
+/// for elements that arrive having missed it (broadcast_log.hpp). A dynamic collection's
+/// elements are inserted and destroyed at run time (membership.hpp).
 #include <tessera/collections/broadcast_log.hpp>
 #include <tessera/runtime/hooks.hpp>
 #include <tessera/collections/checkpoint/checkpoint.hpp>
 #include <tessera/collections/element.hpp>
 #include <tessera/collections/location.hpp>
 #include <tessera/collections/mapper.hpp>
+#include <tessera/collections/membership.hpp>
 #include <tessera/collections/phase.hpp>
 #include <tessera/collections/state_codec.hpp>
 #include <tessera/collections/type_tag.hpp>
@@ -33,16 +35,19 @@ class Collection final : public CollectionBase {
   static_assert(std::is_base_of_v<Element<T, N>, T>,
                 "a collection element must derive from tessera::collections::Element<T, N>");
 
-  Collection(Runtime& rt, std::uint64_t id, const Index<N>& bounds, Mapper<N> mapper)
+  /// A `dynamic` collection starts empty and accepts insert() and destroy_element().
+  Collection(Runtime& rt, std::uint64_t id, const Index<N>& bounds, Mapper<N> mapper, bool dynamic = false)
       : rt_(rt),
         phases_(PhaseManager::of(rt)),
         id_(id),
         ordinal_(phases_.next_ordinal()),
         bounds_(bounds),
         mapper_(std::move(mapper)),
-        locations_(rt.rank(), [this](std::uint64_t e) { return home_of(e); }) {
-    for (std::size_t d = 0; d < N; ++d)
-      if (bounds_[d] <= 0) fatal("collection bounds {} must be positive in every dimension", to_string(bounds_));
+        locations_(rt.rank(), [this](std::uint64_t e) { return home_of(e); }),
+        dynamic_(dynamic) {
+    if (!checked_volume(bounds_))
+      fatal("collection bounds {} must be positive in every dimension and hold fewer than 2^63 indices",
+            to_string(bounds_));
   }
   // The runtime destroys the phase manager and the collections together: no detach here.
   ~Collection() override = default;
@@ -51,17 +56,21 @@ class Collection final : public CollectionBase {
   const Index<N>& bounds() const { return bounds_; }
   Runtime& runtime() { return rt_; }
   bool destroyed() const { return destroyed_; }
+  bool dynamic() const { return dynamic_; }
+  /// Insertions, destructions and dead letters on this rank since the collection was created.
+  const MembershipCounts& membership() const { return membership_.total(); }
 
-  /// Constructs every element whose home is this rank; then registers the manager, which
-  /// releases messages that reached this rank before it existed. On a restart whose checkpoint
-  /// holds this collection (checkpoint/checkpoint.hpp), restores the elements instead.
+  /// Constructs every element whose home is this rank (none in a dynamic collection); then
+  /// registers the manager, which releases messages that reached this rank before it existed.
+  /// On a restart whose checkpoint holds this collection (checkpoint/checkpoint.hpp), restores
+  /// the elements instead.
   template <class... A>
   void construct_home_elements(A&&... args) {
     if (checkpoint::RestartImage* image = phases_.restart(); image && image->collection(ordinal_)) {
       restore_elements(*image);
       return;
     }
-    const std::uint64_t volume = bounds_.volume();
+    const std::uint64_t volume = dynamic_ ? 0 : bounds_.volume();
     for (std::uint64_t e = 0; e < volume; ++e) {
       if (home_of(e) != rt_.rank()) continue;
       const Index<N> idx = delinearize(e, bounds_);
@@ -100,6 +109,44 @@ class Collection final : public CollectionBase {
     if (destroyed_) fatal("broadcast to collection {}, which was destroyed", id_);
     tessera::detail::hooks(rt_).broadcast_to<&detail::BroadcastWire<H>::layout, &Collection::deliver_broadcast<H>>(
         id_, 0, phases_.current(), broadcasts_.next_sequence(), std::forward<A>(args)...);
+  }
+
+  /// Inserts element `e`, built as T(idx, args...) or T(args...) on rank `at` (detail::kAtHome:
+  /// its home), unless it is live: then the insertion waits at the home for its destruction
+  /// (membership.hpp). A collection that is not dynamic, or a rank outside [0, size), is fatal.
+  template <class... A>
+  void insert(std::uint64_t e, int at, A&&... args) {
+    if (!dynamic_)
+      fatal("insert of element {} into collection {}: its elements are fixed at creation; create it with "
+            "make_dynamic_collection to insert and destroy elements",
+            to_string(delinearize(e, bounds_)), id_);
+    if (at != detail::kAtHome && (at < 0 || at >= rt_.size()))
+      fatal("insert of element {} into collection {} on rank {}: expected a rank in [0, {})",
+            to_string(delinearize(e, bounds_)), id_, at, rt_.size());
+    const int home = home_of(e);
+    if (home == rt_.rank()) {
+      // The home decides at once: no message to itself.
+      if (const auto birth = admit(e, at)) return place(e, *birth, std::forward<A>(args)...);
+    }
+    using Wire = detail::InsertWire<std::decay_t<A>...>;
+    tessera::detail::hooks(rt_).send_to<&Wire::layout, &Collection::on_insert<std::decay_t<A>...>>(
+        home, id_, 0, detail::InsertHeader{e, detail::kUndecided, at, 0}, std::forward<A>(args)...);
+  }
+
+  /// Destroys element `e` wherever it is: routed like a message to it (membership.hpp).
+  void destroy_element(std::uint64_t e) {
+    if (!dynamic_)
+      fatal("destroy of element {} of collection {}: its elements are fixed at creation; create it with "
+            "make_dynamic_collection to insert and destroy elements",
+            to_string(delinearize(e, bounds_)), id_);
+    const int dest = elements_.contains(e) ? rt_.rank() : locations_.route(e);
+    const detail::ElementHeader header{e, phases_.current(), rt_.rank(), 0};
+    tessera::detail::hooks(rt_).send_to<&detail::DestroyWire::layout, &Collection::on_destroy>(dest, id_, 0, header);
+  }
+  /// Element::destroy(), after the element's handler returned: at once when it is still here.
+  void destroy_from_element(std::uint64_t e) {
+    if (elements_.contains(e)) destroy_local(e);
+    else destroy_element(e);
   }
 
   /// Calls f(element) for every local element in ascending linear id.
@@ -151,8 +198,14 @@ class Collection final : public CollectionBase {
     return true;
   }
 
-  /// At global quiescence every element has run every broadcast: the kept ones can go.
-  void quiescent() override { broadcasts_.clear(); }
+  /// At global quiescence every element has run every broadcast: the kept ones can go; and no
+  /// insertion is in flight, so what is still held is a dead letter.
+  void quiescent() override {
+    broadcasts_.clear();
+    if (membership_.held() > 0)
+      membership_.expire(rt_, id_, [this](std::uint64_t e) { return to_string(delinearize(e, bounds_)); });
+  }
+  MembershipCounts take_membership_counts() override { return membership_.take_phase(); }
 
   std::uint64_t ordinal() const override { return ordinal_; }
   std::string type_tag() const override { return collections::type_tag<T>(); }
@@ -264,7 +317,9 @@ class Collection final : public CollectionBase {
     const auto arguments = payload.subspan(sizeof(detail::ElementHeader));
     auto it = c.elements_.find(header.element);
     if (it == c.elements_.end()) {
-      c.forward<H>(header, tessera::detail::Decoder<params>::decode(arguments, rt));
+      const auto [way, dest] = c.absent(header.element);
+      if (way == Absent::forward) c.forward<H>(dest, header, tessera::detail::Decoder<params>::decode(arguments, rt));
+      else c.hold_or_drop(way, header.element, &Collection::deliver<H>, envelope, payload, "was destroyed before it arrived");
       return;
     }
     T& element = *it->second.element;
@@ -281,9 +336,8 @@ class Collection final : public CollectionBase {
   }
 
   template <auto H, class Tuple>
-  void forward(detail::ElementHeader header, Tuple&& arguments) {
+  void forward(int dest, detail::ElementHeader header, Tuple&& arguments) {
     header.hops += 1;
-    const int dest = locations_.route(header.element);
     std::apply(
         [&](auto&&... a) {
           tessera::detail::hooks(rt_).send_to<&detail::ElementWire<H>::layout, &Collection::deliver<H>>(dest, id_, 0, header, a...);
@@ -339,7 +393,125 @@ class Collection final : public CollectionBase {
   static void on_location(Runtime& rt, const Envelope& envelope, std::span<const std::byte> payload) {
     Collection& c = self(rt, envelope);
     auto [e, rank, version] = tessera::detail::Decoder<std::tuple<std::uint64_t, std::int32_t, std::uint64_t>>::decode(payload, rt);
-    c.locations_.learn(e, rank, version);
+    // A home that learns something new may release what waited for it (a destruction, for an
+    // insertion of the same index).
+    if (c.locations_.learn(e, rank, version) && c.dynamic_ && c.membership_.held() > 0) c.release_held(e);
+  }
+
+  // ---- Dynamic membership (membership.hpp) ----
+
+  enum class Absent { forward, hold, dead };
+  // Where a message for `e`, which is not on this rank, goes: to the newest known location, to
+  // the home when nothing live is known, and at the home, held (nothing known yet) or dropped
+  // as a dead letter (destroyed).
+  std::pair<Absent, int> absent(std::uint64_t e) const {
+    const LocationTable::Fact* fact = locations_.find(e);
+    if (fact != nullptr && !fact->destroyed() && fact->rank != rt_.rank()) return {Absent::forward, fact->rank};
+    const int home = home_of(e);
+    if (home != rt_.rank()) return {Absent::forward, home};
+    return {fact != nullptr && fact->destroyed() ? Absent::dead : Absent::hold, home};
+  }
+  void hold_or_drop(Absent way, std::uint64_t e, tessera::detail::Invoker invoker, const Envelope& envelope,
+                    std::span<const std::byte> payload, std::string_view why) {
+    if (way == Absent::hold) membership_.hold(e, invoker, envelope, payload);
+    else membership_.dead_letter(rt_, id_, to_string(delinearize(e, bounds_)), why);
+  }
+  void release_held(std::uint64_t e) {
+    auto held = membership_.release(e);
+    if (!held.empty()) Membership::replay(rt_, held);
+  }
+
+  struct Birth {
+    int rank;
+    std::uint64_t version;
+  };
+  // At the home: where and with which version `e` is born, recorded before anyone else can
+  // know of it; nullopt while `e` is live here or elsewhere (the insertion must wait).
+  std::optional<Birth> admit(std::uint64_t e, int at) {
+    const LocationTable::Fact* fact = locations_.find(e);
+    if (elements_.contains(e) || (fact != nullptr && !fact->destroyed())) return std::nullopt;
+    const Birth birth{at == detail::kAtHome ? rt_.rank() : at, fact != nullptr ? fact->version + 1 : 0};
+    locations_.learn(e, birth.rank, birth.version);
+    return birth;
+  }
+  // At the home, after admit: builds the element here or has its rank build it, then delivers
+  // what waited for it (to it here, or forwarded behind the construction).
+  template <class... A>
+  void place(std::uint64_t e, Birth birth, A&&... args) {
+    if (birth.rank == rt_.rank()) {
+      create(e, birth.version, std::forward<A>(args)...);
+    } else {
+      using Wire = detail::InsertWire<std::decay_t<A>...>;
+      tessera::detail::hooks(rt_).send_to<&Wire::layout, &Collection::on_insert<std::decay_t<A>...>>(
+          birth.rank, id_, 0, detail::InsertHeader{e, birth.version, birth.rank, 0}, std::forward<A>(args)...);
+    }
+    if (membership_.held() > 0) release_held(e);
+  }
+  template <class... A>
+  void create(std::uint64_t e, std::uint64_t version, A&&... args) {
+    const Index<N> idx = delinearize(e, bounds_);
+    if (rt_.tracer() != nullptr) [[unlikely]]
+      rt_.tracer()->begin("insert");
+    std::unique_ptr<T> element;
+    {
+      // Construction is the new element's work, charged to it like a handler.
+      PhaseManager::Scope scope(phases_, ElementKey{id_, e});
+      if constexpr (std::is_constructible_v<T, const Index<N>&, A&...>) element = std::make_unique<T>(idx, args...);
+      else element = std::make_unique<T>(args...);
+    }
+    adopt(e, std::move(element), version, broadcasts_.marks_now());
+    membership_.count_insert();
+    if (rt_.tracer() != nullptr) [[unlikely]]
+      rt_.tracer()->end();
+  }
+  template <class... Ps>
+  static void on_insert(Runtime& rt, const Envelope& envelope, std::span<const std::byte> payload) {
+    Collection& c = self(rt, envelope);
+    serial::Reader reader(payload, &rt);
+    const auto header = serial::decode<detail::InsertHeader>(reader);
+    auto arguments = tessera::detail::Decoder<std::tuple<Ps...>>::decode(payload.subspan(sizeof header), rt);
+    if (header.version != detail::kUndecided) {
+      std::apply([&](auto&&... a) { c.create(header.element, header.version, std::move(a)...); }, std::move(arguments));
+      return;
+    }
+    const auto birth = c.admit(header.element, header.rank);
+    if (!birth) return c.membership_.hold(header.element, &Collection::on_insert<Ps...>, envelope, payload);
+    std::apply([&](auto&&... a) { c.place(header.element, *birth, std::move(a)...); }, std::move(arguments));
+  }
+
+  static void on_destroy(Runtime& rt, const Envelope& envelope, std::span<const std::byte> payload) {
+    Collection& c = self(rt, envelope);
+    serial::Reader reader(payload, &rt);
+    auto header = serial::decode<detail::ElementHeader>(reader);
+    if (c.elements_.contains(header.element)) return c.destroy_local(header.element);
+    const auto [way, dest] = c.absent(header.element);
+    if (way != Absent::forward)
+      return c.hold_or_drop(way, header.element, &Collection::on_destroy, envelope, payload,
+                            "(a destroy) arrived after it was destroyed");
+    header.hops += 1;
+    tessera::detail::hooks(rt).send_to<&detail::DestroyWire::layout, &Collection::on_destroy>(dest, c.id_, 0, header);
+  }
+  void destroy_local(std::uint64_t e) {
+    auto it = elements_.find(e);
+    if (rt_.tracer() != nullptr) [[unlikely]]
+      rt_.tracer()->begin("destroy");
+    if constexpr (requires(T& t) { t.on_destroy(); }) {
+      PhaseManager::Scope scope(phases_, ElementKey{id_, e});
+      it->second.element->on_destroy();
+    }
+    const std::uint64_t version = it->second.element->migrations_ + 1;
+    elements_.erase(it);
+    locations_.learn(e, LocationTable::kDestroyed, version);
+    membership_.count_destroy();
+    const int home = home_of(e);
+    // Before anything this rank forwards to the home from now on (location.hpp).
+    if (home != rt_.rank())
+      tessera::detail::hooks(rt_).send_to<&detail::LocationWire::layout, &Collection::on_location>(
+          home, id_, Envelope::kSystem, e, static_cast<std::int32_t>(LocationTable::kDestroyed), version);
+    else if (membership_.held() > 0)
+      release_held(e);
+    if (rt_.tracer() != nullptr) [[unlikely]]
+      rt_.tracer()->end();
   }
 
   Runtime& rt_;
@@ -351,6 +523,8 @@ class Collection final : public CollectionBase {
   LocationTable locations_;
   std::unordered_map<std::uint64_t, Local> elements_;
   BroadcastLog<Replay> broadcasts_;
+  bool dynamic_ = false;
+  Membership membership_;
   bool destroyed_ = false;
 };
 

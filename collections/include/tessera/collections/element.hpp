@@ -7,6 +7,7 @@
 ///       void relax(std::vector<double> halo) { ... }       // a handler: any member function
 ///       void on_leaving() { ... }                          // optional: before it migrates out
 ///       void on_arrived() { ... }                          // optional: after it migrates in
+///       void on_destroy() { ... }                          // optional: before it is destroyed
 ///       template <class Archive> void serialize(Archive& ar) { ar(field, other); }
 ///     };
 ///
@@ -37,7 +38,8 @@ class Element {
   const Index<N>& index() const { return index_; }
   /// Row-major position of index() within the bounds.
   std::uint64_t linear_id() const { return linear_; }
-  /// Migrations this element has made so far.
+  /// Migrations this element has made so far (in a dynamic collection, an element inserted again
+  /// at an index destroyed before counts on from the earlier element's count plus one).
   std::uint64_t migrations() const { return migrations_; }
   /// The proxy of the collection this element belongs to (defined in proxy.hpp).
   CollectionProxy<T> proxy() const;
@@ -47,6 +49,9 @@ class Element {
   /// Moves this element to rank `dest` once the running handler returns (defined in proxy.hpp).
   /// Messages sent to it meanwhile are delivered here or forwarded, never lost.
   void migrate(int dest);
+  /// Destroys this element (dynamic collections only, membership.hpp) once the running handler
+  /// returns; messages that reach it afterwards are dead letters.
+  void destroy();
 
  private:
   friend class Collection<T>;

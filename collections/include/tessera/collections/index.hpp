@@ -1,15 +1,18 @@
 #pragma once
-/// N-dimensional indices of collection elements (N = 1, 2 or 3) and their bounds.
+/// N-dimensional indices of collection elements (N = 1 to 6) and their bounds.
 ///
 /// An index is N signed 64-bit coordinates; bounds are the extents, so a valid index has
 /// 0 <= idx[d] < bounds[d] in every dimension. Elements are numbered row-major (the last
 /// coordinate varies fastest); that number, the element's *linear id*, is what travels in
-/// messages and what LB data calls the element's `seq_id`.
+/// messages and what LB data calls the element's `seq_id`. A dynamic collection's index space may
+/// be sparse (octree or AMR block ids in up to 6 dimensions): only the volume must stay below
+/// 2^63 (Collection checks it), since no storage is sized by it.
 #include <tessera/runtime/error.hpp>
 
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -17,7 +20,7 @@ namespace tessera::collections {
 
 template <std::size_t N>
 struct Index {
-  static_assert(N >= 1 && N <= 3, "collections are indexed in 1, 2 or 3 dimensions");
+  static_assert(N >= 1 && N <= 6, "collections are indexed in 1 to 6 dimensions");
   static constexpr std::size_t dimensions = N;
   std::array<std::int64_t, N> at{};
 
@@ -53,6 +56,15 @@ struct Index {
 using Index1D = Index<1>;
 using Index2D = Index<2>;
 using Index3D = Index<3>;
+
+/// The product of the extents, or nullopt when it is 2^63 or more (linear ids would not fit).
+template <std::size_t N>
+std::optional<std::uint64_t> checked_volume(const Index<N>& bounds) {
+  std::uint64_t v = 1;
+  for (auto extent : bounds.at)
+    if (extent <= 0 || __builtin_mul_overflow(v, static_cast<std::uint64_t>(extent), &v)) return std::nullopt;
+  return v < (std::uint64_t{1} << 63) ? std::optional(v) : std::nullopt;
+}
 
 /// "(3, 4)": the form used in error messages.
 template <std::size_t N>

@@ -14,6 +14,11 @@
 /// each forwarding hop follows the element's own trajectory to a strictly newer version, and the
 /// runtime delivers messages between two ranks in order, so a message forwarded by the rank the
 /// element just left arrives after the element itself.
+///
+/// In a dynamic collection (membership.hpp) a fact may also say "destroyed after `version`
+/// migrations" (rank kDestroyed). Only the rank where the element was destroyed and its home
+/// hold such facts; a message routed by one goes to the home, which alone decides that a
+/// message is a dead letter, since the index may have been inserted again since.
 #include <cstdint>
 #include <functional>
 #include <unordered_map>
@@ -22,6 +27,14 @@ namespace tessera::collections {
 
 class LocationTable {
  public:
+  /// The rank of a fact about a destroyed element.
+  static constexpr int kDestroyed = -1;
+  struct Fact {
+    int rank;
+    std::uint64_t version;
+    bool destroyed() const { return rank == kDestroyed; }
+  };
+
   /// `home_of(linear id)` is the element's home rank.
   LocationTable(int self, std::function<int(std::uint64_t)> home_of)
       : self_(self), home_of_(std::move(home_of)) {}
@@ -29,10 +42,16 @@ class LocationTable {
   int self() const { return self_; }
   int home(std::uint64_t element) const { return home_of_(element); }
 
-  /// The rank to send a message for `element` to when it is not on this rank.
+  /// The rank to send a message for `element` to when it is not on this rank: the newest known
+  /// fact's rank, else (nothing known, or destroyed) the home.
   int route(std::uint64_t element) const {
     auto it = known_.find(element);
-    return it == known_.end() ? home_of_(element) : it->second.rank;
+    return it == known_.end() || it->second.destroyed() ? home_of_(element) : it->second.rank;
+  }
+  /// The newest fact about `element`, or nullptr.
+  const Fact* find(std::uint64_t element) const {
+    auto it = known_.find(element);
+    return it == known_.end() ? nullptr : &it->second;
   }
 
   /// Records that `element` was on `rank` after `version` migrations, unless a newer fact is
@@ -42,10 +61,6 @@ class LocationTable {
   std::size_t known_count() const { return known_.size(); }
 
  private:
-  struct Fact {
-    int rank;
-    std::uint64_t version;
-  };
   int self_;
   std::function<int(std::uint64_t)> home_of_;
   std::unordered_map<std::uint64_t, Fact> known_;

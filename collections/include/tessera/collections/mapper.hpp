@@ -20,8 +20,9 @@ template <std::size_t N>
 int block_map(const Index<N>& idx, const Index<N>& bounds, int ranks) {
   const std::uint64_t volume = bounds.volume();
   const std::uint64_t id = linearize(idx, bounds);
-  // The largest r with r*V/P <= id, computed without overflow for any V below 2^63 / P.
-  return static_cast<int>(((id + 1) * static_cast<std::uint64_t>(ranks) - 1) / volume);
+  // The largest r with r*V/P <= id, in 128 bits: a sparse index space's volume may be near 2^63.
+  const unsigned __int128 scaled = static_cast<unsigned __int128>(id + 1) * static_cast<unsigned>(ranks) - 1;
+  return static_cast<int>(scaled / volume);
 }
 
 /// Round-robin mapper: linear id modulo the number of ranks.

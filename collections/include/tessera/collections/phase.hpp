@@ -18,6 +18,7 @@
 /// The manager is a per-runtime service: tessera::Context installs it (or a program on a bare
 /// Runtime calls `install`), and collections find it with `PhaseManager::of(rt)`, so several
 /// runtimes in one process never share one. Nothing creates it on first use.
+#include <tessera/collections/membership.hpp>
 #include <tessera/runtime/runtime.hpp>
 #include <tessera/runtime/timer.hpp>
 
@@ -82,6 +83,7 @@ struct PhaseRecord {
   std::vector<ElementRecord> elements;  ///< ascending by key
   std::vector<EdgeRecord> edges;        ///< ascending by (from, to)
   double rank_load = 0.0;               ///< seconds outside element handlers (never negative)
+  MembershipCounts membership;          ///< insertions, destructions, dead letters on this rank
 };
 
 /// What the phase manager needs from each collection's per-rank manager. A collection is its
@@ -102,6 +104,9 @@ class CollectionBase : public tessera::detail::Resident {
   /// Called at global quiescence (in end_phase, after the drain): nothing is in flight and every
   /// element has run every broadcast, so state kept for late arrivals can go.
   virtual void quiescent() {}
+  /// This phase's insertions, destructions and dead letters on this rank (dynamic collections);
+  /// the counts start again from zero.
+  virtual MembershipCounts take_membership_counts() { return {}; }
 
   // Checkpoint and restart (checkpoint/checkpoint.hpp).
   /// Creation order among this runtime's collections, from 0: what matches a collection to its

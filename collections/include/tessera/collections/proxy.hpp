@@ -49,6 +49,20 @@ class ElementProxy {
     collection_->template send<H>(collection_->checked_linear(idx_), std::forward<A>(args)...);
   }
 
+  /// Inserts this element into a dynamic collection, built on its home as T(idx, args...) when T
+  /// has that constructor, else T(args...); from any rank, at any time (membership.hpp).
+  template <class... A>
+  void insert(A&&... args) const {
+    collection_->insert(collection_->checked_linear(idx_), detail::kAtHome, std::forward<A>(args)...);
+  }
+  /// The same, built on rank `rank`.
+  template <class... A>
+  void insert_at(int rank, A&&... args) const {
+    collection_->insert(collection_->checked_linear(idx_), rank, std::forward<A>(args)...);
+  }
+  /// Destroys this element of a dynamic collection wherever it is.
+  void destroy() const { collection_->destroy_element(collection_->checked_linear(idx_)); }
+
   template <class Archive>
   void save(Archive& archive) const {
     archive(collection_ ? collection_->id() : std::uint64_t{0}, idx_.at);
@@ -131,6 +145,11 @@ class CollectionProxy {
   /// Collective: waits for quiescence and destroys every element; later sends are fatal.
   void destroy() const { collection_->destroy(); }
 
+  /// True for a collection made by make_dynamic_collection.
+  bool dynamic() const { return collection_->dynamic(); }
+  /// Insertions, destructions and dead letters on this rank since creation (membership.hpp).
+  const MembershipCounts& membership() const { return collection_->membership(); }
+
   // Saving leaves the proxy as it is; loading resolves the id in the runtime that decodes the
   // message or state (serial::decoding_runtime), so each of two runtimes in one process finds its
   // own collection.
@@ -173,6 +192,13 @@ void Element<T, N>::migrate(int dest) {
   collection->runtime().post_local([collection, e, dest] { collection->migrate(e, dest); });
 }
 
+template <class T, std::size_t N>
+void Element<T, N>::destroy() {
+  Collection<T>* collection = collection_;
+  const std::uint64_t e = linear_;
+  collection->runtime().post_local([collection, e] { collection->destroy_from_element(e); });
+}
+
 /// Creates a collection collectively with the given home mapper: every rank constructs the
 /// elements it homes, as T(idx, args...) when T has that constructor, else T(args...). Every
 /// rank must create its collections in the same order.
@@ -181,6 +207,20 @@ CollectionProxy<T> make_mapped_collection(Runtime& rt, const Index<T::dimensions
                                           Mapper<T::dimensions> mapper, A&&... args) {
   auto collection = std::make_unique<Collection<T>>(rt, tessera::detail::hooks(rt).next_collective_target_id(), bounds, std::move(mapper));
   collection->construct_home_elements(std::forward<A>(args)...);
+  CollectionProxy<T> proxy(collection.get());
+  tessera::detail::hooks(rt).adopt(std::move(collection));
+  return proxy;
+}
+
+/// Creates an empty dynamic collection collectively (membership.hpp): elements are inserted and
+/// destroyed at run time from any rank; `mapper` gives each index's home. On a restart whose
+/// checkpoint holds it, it is restored with the elements it had.
+template <class T>
+CollectionProxy<T> make_dynamic_collection(Runtime& rt, const Index<T::dimensions>& bounds,
+                                           Mapper<T::dimensions> mapper = Mapper<T::dimensions>(block_map<T::dimensions>)) {
+  auto collection = std::make_unique<Collection<T>>(rt, tessera::detail::hooks(rt).next_collective_target_id(), bounds,
+                                                    std::move(mapper), true);
+  collection->construct_home_elements();
   CollectionProxy<T> proxy(collection.get());
   tessera::detail::hooks(rt).adopt(std::move(collection));
   return proxy;

@@ -44,7 +44,30 @@ struct ArriveWire {
   static void layout(std::uint64_t, std::uint64_t, std::span<const std::byte>, T) {}
 };
 
-/// "Element `element` was on `rank` after `version` migrations" (to homes and senders).
+/// An insertion (membership.hpp): to the element's home with `version` kUndecided and `rank`
+/// the rank asked for (kAtHome: the home); from the home to that rank with the version the home
+/// gave it. The constructor's arguments follow the header.
+inline constexpr std::uint64_t kUndecided = ~std::uint64_t{0};
+inline constexpr std::int32_t kAtHome = -1;
+struct InsertHeader {
+  std::uint64_t element = 0;
+  std::uint64_t version = kUndecided;
+  std::int32_t rank = kAtHome;
+  std::uint32_t reserved = 0;
+};
+static_assert(sizeof(InsertHeader) == 24 && std::is_trivially_copyable_v<InsertHeader>);
+template <class... Ps>
+struct InsertWire {
+  static void layout(InsertHeader, Ps...) {}
+};
+
+/// The destruction of one element, routed as a message to it.
+struct DestroyWire {
+  static void layout(ElementHeader) {}
+};
+
+/// "Element `element` was on `rank` after `version` migrations" (to homes and senders); rank
+/// LocationTable::kDestroyed says it was destroyed.
 struct LocationWire {
   static void layout(std::uint64_t, std::int32_t, std::uint64_t) {}
 };

@@ -100,6 +100,10 @@ class LbDataOutput {
   lb::RankData data_;
   std::function<double()> now_;  // the load clock, seconds
   std::vector<double> phase_time_s_;
+  // Elements inserted and destroyed on this rank per phase (dynamic collections): metadata
+  // `inserted` and `destroyed`, written only when some phase has any.
+  std::vector<std::int64_t> inserted_;
+  std::vector<std::int64_t> destroyed_;
   double mark_ = 0.0;
   double migration_bytes_ = 0.0;
   double migration_s_ = 0.0;
