@@ -26,11 +26,11 @@ void print(const Options& o, const Result& r) {
     fmt::print(R"({{"messages":{},"delivered":{},"duplicated":{},"lost":{},"corrupted":{},"bytes":{},)"
                R"("migrations":{},"phases":{},"balancings":{},"checkpoints":{},"kills":{},"restarts":{},"hangs":{},)"
                R"("app":"soak","ranks":{},"seed":{},"broadcasts":{},"tasks":{},"steals":{},"failed_phases":{},)"
-               R"("fingerprint":"{:016x}","seconds":{:.3f}}})"
+               R"("inserted":{},"destroyed":{},"fingerprint":"{:016x}","seconds":{:.3f}}})"
                "\n",
                t.messages, t.delivered, t.duplicated, t.lost, t.corrupted, t.bytes, t.migrations, t.phases,
                t.balancings, t.checkpoints, t.kills, t.restarts, t.hangs, r.ranks, o.seed, t.broadcasts, t.tasks,
-               t.steals, t.failed_phases, r.fingerprint, r.seconds);
+               t.steals, t.failed_phases, t.inserted, t.destroyed, r.fingerprint, r.seconds);
 }
 
 int run(int argc, char** argv) {

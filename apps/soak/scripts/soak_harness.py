@@ -21,7 +21,7 @@ MPIRUN in the environment holds mpirun and its flags (default: mpirun --oversubs
 import argparse, json, os, pathlib, random, shlex, shutil, subprocess, sys, time
 
 COMPARED = ["messages", "delivered", "duplicated", "lost", "corrupted", "bytes", "phases", "broadcasts", "tasks",
-            "fingerprint"]
+            "inserted", "destroyed", "fingerprint"]
 
 
 def last_json(text):

@@ -10,6 +10,11 @@ using collections::Index2D;
 namespace {
 
 void route(const Peers& peers, const Header& h, std::vector<std::uint8_t> payload) {
+  if (h.receiver >= peers.first_spark()) {
+    peers.c[Index1D{static_cast<std::int64_t>(h.receiver - peers.first_spark())}].send<&Spark::deliver>(
+        h, std::move(payload), peers);
+    return;
+  }
   if (h.receiver < peers.na) {
     peers.a[Index1D{static_cast<std::int64_t>(h.receiver)}].send<&Cell::deliver>(h, std::move(payload), peers);
     return;
@@ -41,6 +46,7 @@ void post(Ledger& ledger, Header h, const Peers& peers) {
 
 template <class Derived, std::size_t N>
 std::uint64_t Agent<Derived, N>::self(const Peers& peers) const {
+  if constexpr (std::is_same_v<Derived, Spark>) return peers.first_spark() + this->linear_id();
   return (std::is_same_v<Derived, Cell> ? 0 : peers.na) + this->linear_id();
 }
 
@@ -55,7 +61,7 @@ void Agent<Derived, N>::receive(const Header& h, const std::vector<std::uint8_t>
     for (int i = 0; i < children; ++i) {
       Header c;
       c.sender = me;
-      c.receiver = draw(key, 2, i) % peers.elements();
+      c.receiver = peers.receiver(draw(key, 2, i), h.phase);
       // 2^63 and up: never a root sequence; a hash of the parent, so unique for this sender.
       c.sequence = (std::uint64_t{1} << 63) | (draw(key, 3, i) >> 1);
       c.phase = h.phase;
@@ -82,7 +88,7 @@ void Agent<Derived, N>::start_phase(std::uint64_t phase, const Peers& peers) {
     const std::uint64_t r = draw(peers.seed, me, phase, static_cast<std::uint64_t>(k));
     Header h;
     h.sender = me;
-    h.receiver = r % peers.elements();
+    h.receiver = peers.receiver(r, phase);
     h.sequence = root_sequence(phase, static_cast<std::uint64_t>(k));
     h.phase = phase;
     h.ttl = static_cast<std::uint32_t>(mix(r) % static_cast<std::uint64_t>(peers.ttl + 1));
@@ -93,10 +99,12 @@ void Agent<Derived, N>::start_phase(std::uint64_t phase, const Peers& peers) {
 
 template class Agent<Cell, 1>;
 template class Agent<Patch, 2>;
+template class Agent<Spark, 1>;
 
 void Cell::deliver(Header h, std::vector<std::uint8_t> payload, Peers peers) { receive(h, payload, peers); }
 void Cell::tick(std::uint64_t phase, Peers peers) { start_phase(phase, peers); }
 void Patch::deliver(Header h, std::vector<std::uint8_t> payload, Peers peers) { receive(h, payload, peers); }
 void Patch::tick(std::uint64_t phase, Peers peers) { start_phase(phase, peers); }
+void Spark::deliver(Header h, std::vector<std::uint8_t> payload, Peers peers) { receive(h, payload, peers); }
 
 }  // namespace tessera::soak

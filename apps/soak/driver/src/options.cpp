@@ -80,6 +80,8 @@ ParseResult parse_options(int argc, const char* const* argv) {
   app.add_option("--migrate_one_in", o.migrate_one_in, "a receiver moves itself after one in Q deliveries (0: never)")
       ->capture_default_str();
   app.add_option("--tasks", o.tasks, "depth of the binary tree of stolen tasks per phase (0: none)")->capture_default_str();
+  app.add_flag("--dynamic", o.dynamic,
+               "a third collection, of sparks, dynamic: every phase inserts and destroys some of them");
   app.add_option("--checkpoint_every", o.checkpoint_every, "checkpoint after every K-th phase (0: never)")
       ->capture_default_str();
   app.add_option("--restart", o.restart, "continue from the newest complete checkpoint in DIR");

@@ -21,7 +21,6 @@ namespace {
 using collections::Index1D;
 using collections::Index2D;
 
-constexpr std::uint64_t kSources = 8;  // SPMD sources, spread over the ranks (source s on rank s % P)
 constexpr std::array<std::string_view, 3> kStrategies{"RandomLB", "TemperedLB", "GreedyLB"};
 
 State fresh_state(const Options& o) {
@@ -33,6 +32,7 @@ State fresh_state(const Options& o) {
   s.spmd_messages = o.spmd_messages;
   s.tasks = o.tasks;
   s.migrate_one_in = o.migrate_one_in;
+  s.dynamic = o.dynamic ? 1 : 0;
   return s;
 }
 
@@ -48,11 +48,13 @@ State starting_state(const Options& o, const Context& ctx) {
                                where, ctx.restart_state().size(), sizeof(State)));
   State s = ctx.restart_state<State>();
   if (s.seed != want.seed || s.elements != want.elements || s.fanout != want.fanout || s.ttl != want.ttl ||
-      s.spmd_messages != want.spmd_messages || s.tasks != want.tasks || s.migrate_one_in != want.migrate_one_in)
+      s.spmd_messages != want.spmd_messages || s.tasks != want.tasks || s.migrate_one_in != want.migrate_one_in ||
+      s.dynamic != want.dynamic)
     throw RunError(fmt::format("--restart: the checkpoint {} ran --seed {} --elements {} --fanout {} --ttl {} "
-                               "--spmd_messages {} --tasks {} --migrate_one_in {}; expected this run's flags to be "
+                               "--spmd_messages {} --tasks {} --migrate_one_in {}{}; expected this run's flags to be "
                                "the same",
-                               where, s.seed, s.elements, s.fanout, s.ttl, s.spmd_messages, s.tasks, s.migrate_one_in));
+                               where, s.seed, s.elements, s.fanout, s.ttl, s.spmd_messages, s.tasks, s.migrate_one_in,
+                               s.dynamic ? " --dynamic" : " without --dynamic"));
   if (s.next_phase > o.phases)
     throw RunError(fmt::format("--phases {}: the checkpoint {} is after phase {} (expected at least {})", o.phases, where,
                                s.next_phase, s.next_phase));
@@ -76,6 +78,31 @@ void send_spmd(Ledger& rank_ledger, const Peers& peers, std::uint64_t phase, std
   }
 }
 
+// --dynamic, at the start of `phase`: the sparks that live now and did not in the last phase are
+// inserted, those that did and do not are destroyed, each by a rank drawn from the seed; an
+// insertion goes to the spark's home or to a rank drawn from the seed. Returns what this rank did.
+std::array<std::uint64_t, 2> change_sparks(const Peers& peers, std::uint64_t phase, Runtime& rt) {
+  std::array<std::uint64_t, 2> done{0, 0};
+  const auto ranks = static_cast<std::uint64_t>(rt.size());
+  for (std::uint64_t i = 0; i < peers.ns; ++i) {
+    const bool now = peers.spark_live(phase, i);
+    // Before phase 0 nothing lived; a restart holds the sparks of the phase before its first.
+    const bool before = phase > 0 && peers.spark_live(phase - 1, i);
+    if (now == before || draw(peers.seed, i, phase, 0xac7) % ranks != static_cast<std::uint64_t>(rt.rank())) continue;
+    const Index1D idx{static_cast<std::int64_t>(i)};
+    if (now) {
+      const std::uint64_t where = draw(peers.seed, i, phase, 0x1e5);
+      if (where % 2 == 0) peers.c[idx].insert();
+      else peers.c[idx].insert_at(static_cast<int>((where >> 1) % ranks));
+      done[0] += 1;
+    } else {
+      peers.c[idx].destroy();
+      done[1] += 1;
+    }
+  }
+  return done;
+}
+
 }  // namespace
 
 Result run_soak(const Options& options, Context& ctx) {
@@ -88,6 +115,8 @@ Result run_soak(const Options& options, Context& ctx) {
   // Created in the same order on every run: a restart fills them from the checkpoint.
   auto cells = collections::make_collection<Cell>(rt, Index1D{na});
   auto patches = collections::make_collection<Patch>(rt, Index2D{rows, cols});
+  collections::CollectionProxy<Spark> sparks;
+  if (state.dynamic != 0) sparks = collections::make_dynamic_collection<Spark>(rt, Index1D{na});
   TreeTasks tree(ctx, static_cast<int>(state.tasks));
 
   Peers peers;
@@ -96,6 +125,8 @@ Result run_soak(const Options& options, Context& ctx) {
   peers.seed = state.seed;
   peers.na = static_cast<std::uint64_t>(na);
   peers.nb = static_cast<std::uint64_t>(rows * cols);
+  peers.c = sparks;
+  peers.ns = state.dynamic != 0 ? static_cast<std::uint64_t>(na) : 0;
   peers.fanout = state.fanout;
   peers.ttl = state.ttl;
   peers.migrate_one_in = state.migrate_one_in;
@@ -119,11 +150,14 @@ Result run_soak(const Options& options, Context& ctx) {
                 options.kill_every * (0.5 + static_cast<double>(mix(kill_draw) >> 11) * 0x1.0p-53));
 
   Ledger rank_ledger;  // the SPMD sources' sends on this rank
+  collections::MembershipCounts seen;  // the sparks' counts on this rank at the last phase end
   rt.collectives().barrier();
   const double start = wall_time();
   for (std::int64_t phase = state.next_phase; phase < options.phases; ++phase) {
     const auto p = static_cast<std::uint64_t>(phase);
+    std::array<std::uint64_t, 2> changes{0, 0};
     term.run_in_epoch_collective([&] {
+      if (peers.ns > 0) changes = change_sparks(peers, p, rt);
       send_spmd(rank_ledger, peers, p, state.spmd_messages, rt);
       // A rooted epoch inside the collective one: the patches' broadcast ends before this
       // rank's part of the outer epoch does.
@@ -146,8 +180,23 @@ Result run_soak(const Options& options, Context& ctx) {
     Tally local = rank_ledger.close_phase();
     cells.manager().for_each_local([&](Cell& c) { local += c.ledger().close_phase(); });
     patches.manager().for_each_local([&](Patch& c) { local += c.ledger().close_phase(); });
+    // The sparks: each change asked for happened exactly once, and no message was a dead letter.
+    std::array<std::uint64_t, 5> membership{changes[0], changes[1], 0, 0, 0};
+    if (peers.ns > 0) {
+      sparks.manager().for_each_local([&](Spark& c) { local += c.ledger().close_phase(); });
+      const collections::MembershipCounts& now = sparks.membership();
+      membership[2] = static_cast<std::uint64_t>(now.inserted - seen.inserted);
+      membership[3] = static_cast<std::uint64_t>(now.destroyed - seen.destroyed);
+      membership[4] = static_cast<std::uint64_t>(now.dead_letters - seen.dead_letters);
+      seen = now;
+      membership = rt.collectives().allreduce(membership, [](auto x, const auto& y) {
+        for (std::size_t k = 0; k < x.size(); ++k) x[k] += y[k];
+        return x;
+      });
+    }
     const Tally all = rt.collectives().allreduce(local, [](Tally x, const Tally& y) { return x += y; });
     const Verdict v = check(all, peers.elements());
+    const bool membership_ok = membership[0] == membership[2] && membership[1] == membership[3] && membership[4] == 0;
     Totals& t = state.totals;
     t.messages += all.sent;
     t.delivered += all.delivered;
@@ -159,6 +208,15 @@ Result run_soak(const Options& options, Context& ctx) {
     t.tasks += tasks.tasks;
     t.steals += tasks.steals;
     t.phases += 1;
+    t.inserted += membership[2];
+    t.destroyed += membership[3];
+    t.lost += membership[4];  // a dead letter is a message that never ran
+    if (!membership_ok) {
+      t.failed_phases += 1;
+      if (rt.rank() == 0)
+        fmt::print(stderr, "tessera-soak: phase {}: sparks inserted {} of {}, destroyed {} of {}, dead letters {}\n", phase,
+                   membership[2], membership[0], membership[3], membership[1], membership[4]);
+    }
     if (!v.ok() || tasks.lost != 0 || tasks.duplicated != 0) {
       t.failed_phases += 1;
       if (rt.rank() == 0)
@@ -189,11 +247,17 @@ Result run_soak(const Options& options, Context& ctx) {
     arrivals += c.arrivals();
     fingerprint ^= c.ledger().fingerprint(peers.na + c.linear_id());
   });
+  if (peers.ns > 0)
+    sparks.manager().for_each_local([&](Spark& c) {
+      arrivals += c.arrivals();
+      fingerprint ^= c.ledger().fingerprint(peers.first_spark() + c.linear_id());
+    });
   state.totals.migrations = rt.collectives().allreduce(arrivals, op::sum{});
   result.fingerprint = rt.collectives().allreduce(fingerprint, [](std::uint64_t a, const std::uint64_t& b) { return a ^ b; });
   result.totals = state.totals;
   cells.destroy();
   patches.destroy();
+  if (peers.ns > 0) sparks.destroy();
   return result;
 }
 

@@ -317,9 +317,9 @@ class Collection final : public CollectionBase {
     const auto arguments = payload.subspan(sizeof(detail::ElementHeader));
     auto it = c.elements_.find(header.element);
     if (it == c.elements_.end()) {
-      const auto [way, dest] = c.absent(header.element);
-      if (way == Absent::forward) c.forward<H>(dest, header, tessera::detail::Decoder<params>::decode(arguments, rt));
-      else c.hold_or_drop(way, header.element, &Collection::deliver<H>, envelope, payload, "was destroyed before it arrived");
+      const int dest = c.absent(header.element);
+      if (dest != rt.rank()) c.forward<H>(dest, header, tessera::detail::Decoder<params>::decode(arguments, rt));
+      else c.membership_.hold(header.element, &Collection::deliver<H>, envelope, payload);
       return;
     }
     T& element = *it->second.element;
@@ -400,21 +400,13 @@ class Collection final : public CollectionBase {
 
   // ---- Dynamic membership (membership.hpp) ----
 
-  enum class Absent { forward, hold, dead };
-  // Where a message for `e`, which is not on this rank, goes: to the newest known location, to
-  // the home when nothing live is known, and at the home, held (nothing known yet) or dropped
-  // as a dead letter (destroyed).
-  std::pair<Absent, int> absent(std::uint64_t e) const {
+  // Where a message for `e`, which is not on this rank, goes: to the newest known location, or
+  // to the home when nothing live is known; this rank when it is the home and `e` is not live,
+  // where the message waits for an insertion (membership.hpp).
+  int absent(std::uint64_t e) const {
     const LocationTable::Fact* fact = locations_.find(e);
-    if (fact != nullptr && !fact->destroyed() && fact->rank != rt_.rank()) return {Absent::forward, fact->rank};
-    const int home = home_of(e);
-    if (home != rt_.rank()) return {Absent::forward, home};
-    return {fact != nullptr && fact->destroyed() ? Absent::dead : Absent::hold, home};
-  }
-  void hold_or_drop(Absent way, std::uint64_t e, tessera::detail::Invoker invoker, const Envelope& envelope,
-                    std::span<const std::byte> payload, std::string_view why) {
-    if (way == Absent::hold) membership_.hold(e, invoker, envelope, payload);
-    else membership_.dead_letter(rt_, id_, to_string(delinearize(e, bounds_)), why);
+    if (fact != nullptr && !fact->destroyed() && fact->rank != rt_.rank()) return fact->rank;
+    return home_of(e);
   }
   void release_held(std::uint64_t e) {
     auto held = membership_.release(e);
@@ -452,13 +444,10 @@ class Collection final : public CollectionBase {
     const Index<N> idx = delinearize(e, bounds_);
     if (rt_.tracer() != nullptr) [[unlikely]]
       rt_.tracer()->begin("insert");
+    // Construction is charged to the rank, as for the elements a collection is created with.
     std::unique_ptr<T> element;
-    {
-      // Construction is the new element's work, charged to it like a handler.
-      PhaseManager::Scope scope(phases_, ElementKey{id_, e});
-      if constexpr (std::is_constructible_v<T, const Index<N>&, A&...>) element = std::make_unique<T>(idx, args...);
-      else element = std::make_unique<T>(args...);
-    }
+    if constexpr (std::is_constructible_v<T, const Index<N>&, A&...>) element = std::make_unique<T>(idx, args...);
+    else element = std::make_unique<T>(args...);
     adopt(e, std::move(element), version, broadcasts_.marks_now());
     membership_.count_insert();
     if (rt_.tracer() != nullptr) [[unlikely]]
@@ -484,10 +473,8 @@ class Collection final : public CollectionBase {
     serial::Reader reader(payload, &rt);
     auto header = serial::decode<detail::ElementHeader>(reader);
     if (c.elements_.contains(header.element)) return c.destroy_local(header.element);
-    const auto [way, dest] = c.absent(header.element);
-    if (way != Absent::forward)
-      return c.hold_or_drop(way, header.element, &Collection::on_destroy, envelope, payload,
-                            "(a destroy) arrived after it was destroyed");
+    const int dest = c.absent(header.element);
+    if (dest == rt.rank()) return c.membership_.hold(header.element, &Collection::on_destroy, envelope, payload);
     header.hops += 1;
     tessera::detail::hooks(rt).send_to<&detail::DestroyWire::layout, &Collection::on_destroy>(dest, c.id_, 0, header);
   }

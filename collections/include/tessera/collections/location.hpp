@@ -17,8 +17,8 @@
 ///
 /// In a dynamic collection (membership.hpp) a fact may also say "destroyed after `version`
 /// migrations" (rank kDestroyed). Only the rank where the element was destroyed and its home
-/// hold such facts; a message routed by one goes to the home, which alone decides that a
-/// message is a dead letter, since the index may have been inserted again since.
+/// hold such facts; a message routed by one goes to the home, which holds it until the index is
+/// inserted again (or the phase ends), since the index may have been inserted again already.
 #include <cstdint>
 #include <functional>
 #include <unordered_map>

@@ -15,18 +15,18 @@
 /// about the index, so an index destroyed and inserted again is newer than every fact about
 /// its earlier life, and forwarding still follows strictly newer facts.
 ///
-/// What happens to a message for an index that is not live:
-/// - It reaches the home before the insertion does (it was sent by a rank that heard of the
-///   element sooner than the home did): the home holds it, and delivers it, in arrival order,
-///   once the insertion arrives. An insertion of an index the home believes live is held the
-///   same way until the home learns of the destruction (its notice may still be on its way).
-/// - The index was destroyed: the rank that destroyed the element keeps a "destroyed" fact and
-///   sends it to the home before anything else it forwards there, so the home knows by the time
-///   such a message reaches it; there the message is a *dead letter*: counted, and logged with
-///   the collection and the index (the first kLoggedDeadLetters on each rank and collection;
-///   the rest are only counted), never run and never a crash.
-/// - At the end of a phase (global quiescence, when no insertion is in flight) whatever is
-///   still held becomes a dead letter too.
+/// What happens to a message (or a destroy) for an index that is not live: it goes to the
+/// index's home, which holds it and delivers it, in arrival order, once an insertion of that
+/// index arrives. That covers a message sent by a rank that heard of a new element sooner than
+/// its home did, and one racing an index's insertion again after a destruction: the rank that
+/// destroyed an element keeps a "destroyed" fact and sends it to the home before anything else
+/// it forwards there, so the home never mistakes a destroyed element for a live one. An
+/// insertion of an index the home believes live is held the same way until the home learns of
+/// the destruction. At the end of the phase (global quiescence: no insertion is in flight)
+/// whatever is still held is a *dead letter*: counted, and logged with the collection and the
+/// index (the first kLoggedDeadLetters on each rank and collection; the rest are only counted),
+/// never run and never a crash. A message to an element destroyed for good is therefore
+/// reported when its phase ends, and its bytes are kept at the home until then.
 /// A held message counts as delivered for termination detection and its epoch; when it runs
 /// later, the messages it sends carry its own epoch again.
 ///
@@ -97,7 +97,7 @@ class Membership {
     held_count_ = 0;
     for (auto& [element, messages] : held)
       for (std::size_t i = 0; i < messages.size(); ++i)
-        dead_letter(rt, collection, index_of(element), "was held for an insertion that had not come by the end of the phase");
+        dead_letter(rt, collection, index_of(element), "was not live (destroyed, or never inserted) when its phase ended");
   }
 
   void count_insert() { ++phase_.inserted, ++total_.inserted; }

@@ -9,6 +9,7 @@
 ///   --ttl T              a message is passed on by handlers up to T times (0 to 16)
 ///   --spmd_messages M    messages the rank-side code sends per phase (0 to 10^6)
 ///   --migrate_one_in Q   a receiver moves itself after one in Q deliveries (0: never)
+///   --dynamic            a third collection, dynamic: every phase inserts and destroys elements
 ///   --tasks D            per phase, a task collection with stealing runs a binary tree of depth D (0: none, at most 24)
 ///   --checkpoint_every K checkpoint after every K-th phase into --tessera_checkpoint_dir
 ///   --restart DIR        continue from the newest complete checkpoint in DIR, on any rank count
@@ -42,6 +43,7 @@ struct Options {
   std::int64_t spmd_messages = 64;
   std::int64_t migrate_one_in = 256;
   std::int64_t tasks = 10;
+  bool dynamic = false;
   std::int64_t checkpoint_every = 0;
   std::string restart;
   double kill_every = 0;  ///< seconds; 0: no kill

@@ -9,6 +9,10 @@
 ///      every handler passes a message on while its ttl lasts, to random elements of either
 ///      collection, with random sizes (0 B to 256 KiB); receivers move themselves now and then, so
 ///      messages chase migrating elements;
+///      with --dynamic, a third collection (sparks, as many as cells) is dynamic: at the start of
+///      each phase some ranks insert the sparks that live in this phase and destroy those that
+///      lived in the last one only (about half live in each phase, drawn from the seed), and
+///      messages go to live sparks too, racing their insertion;
 ///   3. a task collection with stealing runs a binary tree of --tasks levels;
 ///   4. a balancer is requested (RandomLB, TemperedLB, GreedyLB in turn, unless --tessera_lb_name
 ///      or --tessera_lb_file choose) and phase_end() waits for quiescence and balances;
@@ -46,13 +50,15 @@ struct Totals {
   std::uint64_t tasks = 0;       ///< stolen-task collection tasks run
   std::uint64_t steals = 0;      ///< successful steals between ranks
   std::uint64_t failed_phases = 0;  ///< phases whose verdict was not clean
+  std::uint64_t inserted = 0;    ///< sparks inserted (--dynamic)
+  std::uint64_t destroyed = 0;   ///< sparks destroyed (--dynamic)
 };
 
 /// What a checkpoint stores beside the elements: the workload's parameters (a restart must run
 /// the same workload), the next phase, and the totals so far. Trivially copyable.
 struct State {
   std::uint64_t seed = 0;
-  std::int64_t elements = 0, fanout = 0, ttl = 0, spmd_messages = 0, tasks = 0, migrate_one_in = 0;
+  std::int64_t elements = 0, fanout = 0, ttl = 0, spmd_messages = 0, tasks = 0, migrate_one_in = 0, dynamic = 0;
   std::int64_t next_phase = 0;
   Totals totals;
 };
