@@ -15,7 +15,9 @@ constexpr std::size_t kMigrations = 3 * kSummary;
 constexpr std::size_t kStrategy = kMigrations + 1;
 constexpr std::size_t kMigration = kMigrations + 2;
 constexpr std::size_t kCost = kMigrations + 3;
-constexpr std::size_t kLength = kMigrations + 4;
+constexpr std::size_t kSplits = kMigrations + 4;
+constexpr std::size_t kMerges = kMigrations + 5;
+constexpr std::size_t kLength = kMigrations + 6;
 
 void put(std::vector<double>& out, std::size_t at, const lb::Statistics& s) {
   out[at] = static_cast<double>(s.count);
@@ -45,6 +47,8 @@ std::vector<double> combine(std::vector<double> a, const std::vector<double>& b)
   a[kStrategy] = std::max(a[kStrategy], b[kStrategy]);
   a[kMigration] = std::max(a[kMigration], b[kMigration]);
   a[kCost] = std::max(a[kCost], b[kCost]);
+  a[kSplits] += b[kSplits];
+  a[kMerges] += b[kMerges];
   return a;
 }
 
@@ -57,10 +61,11 @@ std::string BalanceReport::line() const {
   return fmt::format(
       "tessera lb: phase {} {}: rank load min {:.6g} max {:.6g} avg {:.6g} std {:.6g} I {:.4g} -> min {:.6g} "
       "max {:.6g} avg {:.6g} std {:.6g} I {:.4g}; object load min {:.6g} max {:.6g} avg {:.6g}; "
-      "migrations {}; strategy {:.6f} s; migration {:.6f} s{}{}",
+      "migrations {}{}; strategy {:.6f} s; migration {:.6f} s{}{}",
       phase, strategy, before.min, before.max, before.avg(), before.std(), before.imbalance(), after.min, after.max,
-      after.avg(), after.std(), after.imbalance(), objects.min, objects.max, objects.avg(), migrations, strategy_s,
-      migration_s, reason.empty() ? "" : "; why: ", reason);
+      after.avg(), after.std(), after.imbalance(), objects.min, objects.max, objects.avg(), migrations,
+      splits + merges > 0 ? fmt::format("; splits {}; merges {}", splits, merges) : "", strategy_s, migration_s,
+      reason.empty() ? "" : "; why: ", reason);
 }
 
 std::string BalanceReport::json() const {
@@ -71,6 +76,8 @@ std::string BalanceReport::json() const {
       {"after", loads(after)},
       {"objects", {{"count", objects.count}, {"min", objects.min}, {"max", objects.max}, {"avg", objects.avg()}}},
       {"migrations", migrations},
+      {"splits", splits},
+      {"merges", merges},
       {"strategy_s", strategy_s},
       {"migration_s", migration_s},
       {"reason", reason}};
@@ -86,6 +93,8 @@ BalanceReport reduce_report(Collectives& collectives, const BalanceReport& local
   mine[kStrategy] = local.strategy_s;
   mine[kMigration] = local.migration_s;
   mine[kCost] = local.load_clock_cost_s;
+  mine[kSplits] = static_cast<double>(local.splits);
+  mine[kMerges] = static_cast<double>(local.merges);
   const std::vector<double> all = collectives.allreduce(std::move(mine), combine);
   BalanceReport global = local;
   global.before = get(all, 0);
@@ -95,6 +104,8 @@ BalanceReport reduce_report(Collectives& collectives, const BalanceReport& local
   global.strategy_s = all[kStrategy];
   global.migration_s = all[kMigration];
   global.load_clock_cost_s = all[kCost];
+  global.splits = static_cast<std::int64_t>(all[kSplits]);
+  global.merges = static_cast<std::int64_t>(all[kMerges]);
   return global;
 }
 

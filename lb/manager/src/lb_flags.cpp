@@ -2,6 +2,9 @@
 #include <tessera/runtime/error.hpp>
 
 #include <charconv>
+#include <cmath>
+
+#include <fmt/format.h>
 
 namespace tessera::lb {
 
@@ -21,7 +24,24 @@ void LbFlags::describe(FlagTable& table) {
   table.option("--tessera_lb_file", file,
                "Per-phase LB schedule file (lines \"2 GreedyLB\", \"%100 TemperedLB fanout=4\")");
   table.option("--tessera_lb_stats_file", stats_file, "Append one JSON line of LB statistics per balanced phase");
+  table.option("--tessera_lb_split_above", split_above,
+               "Before the strategy runs, split the elements heavier than F x the average rank load (dynamic "
+               "collections whose element type has split(); 0: never)")
+      .shown_as("F");
+  table.option("--tessera_lb_merge_below", merge_below,
+               "Before the strategy runs, merge co-located elements lighter than F x the average element load that "
+               "name the same merge target (element types with merge_into() and merge(); 0: never)")
+      .shown_as("F");
   table.flag("--tessera_help_lb", help_lb, "Print every LB strategy with its keys, defaults and meaning");
+}
+
+void LbFlags::validate() const {
+  const auto factor = [](const char* flag, double value) {
+    if (!std::isfinite(value) || value < 0.0)
+      throw Error(fmt::format("{}={}: expected a factor F >= 0 (0: off)", flag, value));
+  };
+  factor("--tessera_lb_split_above", split_above);
+  factor("--tessera_lb_merge_below", merge_below);
 }
 
 void LbFlags::resolve() {

@@ -1,4 +1,5 @@
 #include <tessera/lb/manager/lb_manager.hpp>
+#include "reshape_live.hpp"
 #include <tessera/runtime/error.hpp>
 #include <tessera/runtime/collectives.hpp>
 #include <tessera/runtime/runtime.hpp>
@@ -191,9 +192,13 @@ BalanceReport LbManager::balance(const collections::PhaseRecord& record, const C
     if (!element.local) departed.insert(lb::ObjectId::sequential(element.key.element, static_cast<std::int64_t>(element.key.collection)));
   if (!departed.empty())
     std::erase_if(input.objects, [&](const lb::LbObject& o) { return departed.contains(o.id); });
+  lb::ReshapeCounts reshaped;
+  if (flags_.reshape().enabled()) reshaped = reshape_live(rt_, phases_, flags_.reshape(), input);
   last_input_ = input;
 
   BalanceReport local;
+  local.splits = reshaped.splits;
+  local.merges = reshaped.merges;
   local.phase = record.phase;
   local.strategy = choice.strategy.name;
   for (const auto& object : input.objects)

@@ -118,6 +118,24 @@ TEST(LbsimCli, WhatIfOnMoreRanks) {
   EXPECT_EQ(nlohmann::json::parse(last_line(r.out))["migrations"].get<int>() > 0, true);
 }
 
+TEST(LbsimCli, SplitAndMergeBeforeTheStrategy) {
+  // The LBAF toy on its 16 ranks: objects above a quarter of the average rank load are split,
+  // pairs of co-located objects below half the average object load merged; GreedyLB places them.
+  const auto whole = lbsim("--data " + toy + " --strategy GreedyLB --report=json");
+  const auto reshaped = lbsim("--data " + toy + " --strategy GreedyLB --split_above 0.25 --merge_below 0.5 --report=json");
+  ASSERT_EQ(whole.exit_code, 0) << whole.err;
+  ASSERT_EQ(reshaped.exit_code, 0) << reshaped.err;
+  const auto a = nlohmann::json::parse(last_line(whole.out)), b = nlohmann::json::parse(last_line(reshaped.out));
+  EXPECT_FALSE(a.contains("splits"));
+  EXPECT_GT(b["splits"].get<int>(), 0);
+  EXPECT_GT(b["merges"].get<int>(), 0);
+  EXPECT_EQ(b["merged"].get<int>(), 2 * b["merges"].get<int>());
+  // The same total load in pieces that fit: no worse a bound.
+  EXPECT_LE(b["lower_bound_imbalance"].get<double>(), a["lower_bound_imbalance"].get<double>());
+  const auto table = lbsim("--data " + toy + " --split_above 0.25");
+  EXPECT_NE(table.out.find("split "), std::string::npos) << table.out;
+}
+
 void expect_error(const std::string& args, const std::string& message) {
   SCOPED_TRACE(args);
   const auto r = lbsim(args);
@@ -136,6 +154,8 @@ TEST(LbsimCli, BadInputsFailWithOneClearMessage) {
   expect_error("--synthetic '' --report=xml", "--report");
   expect_error("", "give exactly one input");
   expect_error("--synthetic '' --model median:0", "--model median:0: expected persistence, median:N or linear:N");
+  expect_error("--synthetic '' --split_above -1", "--split_above");
+  expect_error("--data " + toy + " --split_above 1 --out /tmp/x", "--out with --split_above or --merge_below");
 }
 
 // `lbsim advise` on a real vt recording: every grid row, ranked, with the no-LB row's prediction

@@ -9,6 +9,7 @@
 
 #include "tessera/lb/model.hpp"
 #include "tessera/lb/advisor.hpp"
+#include "tessera/lb/reshape.hpp"
 #include "tessera/lbsim/simulation.hpp"
 
 namespace tessera::lbsim::app {
@@ -28,6 +29,7 @@ struct Options {
   bool json = false;
   std::string out;                       // DIR/STEM for the balanced placement
   Network network;                       // prices the modelled wall time
+  lb::ReshapeOptions reshape;            // --split_above, --merge_below (lb/reshape.hpp)
 };
 
 // Parses argv. Returns nullopt after printing help (exit code 0 in *exit_code) or a usage error
@@ -44,6 +46,7 @@ struct Run {
   std::vector<PhaseStatistics> phases;
   Network network;
   std::int64_t peak_rss_bytes = 0;  // the whole lbsim process's, input included
+  std::optional<lb::ReshapeCounts> reshape;  // what split and merge did, when asked for
 };
 
 void print_table(std::ostream& out, const Run& run, bool stats);

@@ -36,7 +36,8 @@ int run_lbsim(const lbsim::app::Options& options) {
   }
   const auto ids = data.phase_ids();
   run.phase = options.phase ? *options.phase : (ids.empty() ? 0 : ids.front());
-  const auto inputs = lbsim::predicted_inputs(data, run.phase, lb::parse_load_model(options.model), options.ranks);
+  auto inputs = lbsim::predicted_inputs(data, run.phase, lb::parse_load_model(options.model), options.ranks);
+  if (options.reshape.enabled()) run.reshape = lb::reshape(inputs, options.reshape);
   for (const auto& rank : inputs) run.objects += static_cast<std::int64_t>(rank.objects.size());
   const lb::NodeMap nodes = lbsim::phase_nodes(data, options.ranks, options.ranks_per_node);
   run.nodes = nodes.node.empty() ? static_cast<std::int64_t>(inputs.size())

@@ -40,6 +40,14 @@ std::optional<Options> parse_options(int argc, char** argv, int* exit_code) {
                  "network bandwidth in GB/s (1e9 bytes/s) per rank, for the modelled wall time (default 12.5: EDR "
                  "InfiniBand, 100 Gb/s, the network of seed 003's runs)")
       ->check(CLI::PositiveNumber);
+  cli.add_option("--split_above", o.reshape.split_above,
+                 "before the strategy, split objects heavier than F x the average rank load in halves (again while "
+                 "heavier), as --tessera_lb_split_above does live")
+      ->check(CLI::PositiveNumber);
+  cli.add_option("--merge_below", o.reshape.merge_below,
+                 "before the strategy, merge in pairs (by id) the objects of one rank lighter than F x the average "
+                 "object load, as --tessera_lb_merge_below does live")
+      ->check(CLI::PositiveNumber);
   cli.add_flag("--stats", o.stats, "per-phase rank-work statistics of every phase, no balancing needed");
   std::string report = "table";
   cli.add_option("--report", report, "output: table (for people) or json (one line, last)")
@@ -78,6 +86,12 @@ std::optional<Options> parse_options(int argc, char** argv, int* exit_code) {
     (void)lb::parse_load_model(o.model);
   } catch (const lb::ArgumentError& e) {
     std::cerr << "lbsim: --model " << o.model << ": expected persistence, median:N or linear:N (N an integer in [1, 1000])\n";
+    *exit_code = 2;
+    return std::nullopt;
+  }
+  if (o.reshape.enabled() && !o.out.empty()) {
+    std::cerr << "lbsim: --out with --split_above or --merge_below: the pieces and merged objects are not objects "
+                 "of the recorded data, so their placement cannot be written as it\n";
     *exit_code = 2;
     return std::nullopt;
   }

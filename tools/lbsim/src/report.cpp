@@ -24,6 +24,9 @@ void print_table(std::ostream& out, const Run& run, bool stats) {
                          p.work.imbalance());
     }
   }
+  if (run.reshape)
+    out << fmt::format("split {} objects into {} pieces; merged {} objects into {}\n", run.reshape->splits,
+                       run.reshape->pieces, run.reshape->merged, run.reshape->merges);
   // Bounds are of work, like the figures beside them; with beta > 0 only the maximum has one.
   const std::string bound = r.lower_bound ? fmt::format("lower bound I {:.4g}", *r.lower_bound)
                                           : fmt::format("lower bound of max work {:.6g}, none of I with beta > 0",
@@ -98,6 +101,12 @@ std::string json_line(const Run& run) {
   j["modelled_s"] = modelled_seconds(t, run.network);
   j["peak_rss_bytes"] = run.peak_rss_bytes;
   j["stopped_at_lower_bound"] = r.iterations ? r.iterations->stopped_at_bound : false;
+  if (run.reshape) {
+    j["splits"] = run.reshape->splits;
+    j["pieces"] = run.reshape->pieces;
+    j["merges"] = run.reshape->merges;
+    j["merged"] = run.reshape->merged;
+  }
   j["iterations"] = nlohmann::ordered_json::array();
   if (r.iterations) {
     for (const auto& it : r.iterations->iterations) {

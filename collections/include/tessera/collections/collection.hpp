@@ -23,8 +23,13 @@
 #include <tessera/runtime/runtime.hpp>
 
 #include <algorithm>
+#include <concepts>
 #include <memory>
+#include <optional>
+#include <span>
 #include <unordered_map>
+#include <utility>
+#include <vector>
 
 namespace tessera::collections {
 
@@ -206,6 +211,61 @@ class Collection final : public CollectionBase {
       membership_.expire(rt_, id_, [this](std::uint64_t e) { return to_string(delinearize(e, bounds_)); });
   }
   MembershipCounts take_membership_counts() override { return membership_.take_phase(); }
+
+  // ---- Split and merge at a balancing (phase.hpp, lb/reshape.hpp) ----
+  static constexpr bool kSplits = requires(T& t) {
+    { t.split() } -> std::same_as<std::vector<std::pair<Index<N>, T>>>;
+  };
+  static constexpr bool kMerges = requires(const T& t, const Index<N>& into, std::span<T* const> group) {
+    { t.merge_into() } -> std::same_as<std::optional<Index<N>>>;
+    { T::merge(into, group) } -> std::same_as<std::optional<T>>;
+  };
+  bool splits() const override { return dynamic_ && kSplits; }
+  bool merges() const override { return dynamic_ && kMerges; }
+  std::vector<std::pair<std::uint64_t, double>> split_local(std::uint64_t e, double load, double split_load,
+                                                            int max_depth) override {
+    std::vector<std::pair<std::uint64_t, double>> made;
+    if constexpr (kSplits) {
+      auto it = elements_.find(e);
+      if (!dynamic_ || it == elements_.end()) return made;
+      std::vector<std::pair<Index<N>, T>> pieces;
+      std::vector<double> loads;
+      if (!split_value(*it->second.element, load, split_load, max_depth, pieces, loads)) return made;
+      destroy_local(e);
+      for (std::size_t k = 0; k < pieces.size(); ++k) {
+        const std::uint64_t id = checked_linear(pieces[k].first);
+        insert(id, rt_.rank(), std::move(pieces[k].second));
+        made.emplace_back(id, loads[k]);
+      }
+    }
+    return made;
+  }
+  std::optional<std::uint64_t> merge_target(std::uint64_t e) const override {
+    if constexpr (kMerges) {
+      auto it = elements_.find(e);
+      if (!dynamic_ || it == elements_.end()) return std::nullopt;
+      const std::optional<Index<N>> into = it->second.element->merge_into();
+      if (into && into->inside(bounds_)) return linearize(*into, bounds_);
+    }
+    return std::nullopt;
+  }
+  bool merge_local(std::uint64_t into, const std::vector<std::uint64_t>& group) override {
+    if constexpr (kMerges) {
+      std::vector<T*> siblings;
+      for (std::uint64_t e : group) {
+        auto it = elements_.find(e);
+        if (it == elements_.end()) return false;
+        siblings.push_back(it->second.element.get());
+      }
+      std::optional<T> merged = T::merge(delinearize(into, bounds_), std::span<T* const>(siblings));
+      if (!merged) return false;
+      for (std::uint64_t e : group) destroy_local(e);
+      // After the destructions: when `into` is one of the group, its home learns of that first.
+      insert(into, rt_.rank(), std::move(*merged));
+      return true;
+    }
+    return false;
+  }
 
   std::uint64_t ordinal() const override { return ordinal_; }
   std::string type_tag() const override { return collections::type_tag<T>(); }
@@ -396,6 +456,30 @@ class Collection final : public CollectionBase {
     // A home that learns something new may release what waited for it (a destruction, for an
     // insertion of the same index).
     if (c.locations_.learn(e, rank, version) && c.dynamic_ && c.membership_.held() > 0) c.release_held(e);
+  }
+
+  // Splits `element` (`load` seconds) and each piece whose share is still above `split_load`
+  // again, `depth` levels at most: the leaves and their loads. False when it gave < 2 pieces.
+  bool split_value(T& element, double load, double split_load, int depth, std::vector<std::pair<Index<N>, T>>& leaves,
+                   std::vector<double>& loads) {
+    if constexpr (kSplits) {
+      if (depth <= 0) return false;
+      std::vector<std::pair<Index<N>, T>> pieces = element.split();
+      if (pieces.size() < 2) return false;
+      std::vector<double> weight(pieces.size(), 1.0);
+      if constexpr (requires(const T& t) { static_cast<double>(t.split_weight()); })
+        for (std::size_t k = 0; k < pieces.size(); ++k) weight[k] = std::max(0.0, pieces[k].second.split_weight());
+      double sum = 0.0;
+      for (double w : weight) sum += w;
+      for (std::size_t k = 0; k < pieces.size(); ++k) {
+        const double share = sum > 0.0 ? load * weight[k] / sum : load / static_cast<double>(pieces.size());
+        if (share > split_load && split_value(pieces[k].second, share, split_load, depth - 1, leaves, loads)) continue;
+        leaves.push_back(std::move(pieces[k]));
+        loads.push_back(share);
+      }
+      return true;
+    }
+    return false;
   }
 
   // ---- Dynamic membership (membership.hpp) ----

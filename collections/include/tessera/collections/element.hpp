@@ -8,6 +8,11 @@
 ///       void on_leaving() { ... }                          // optional: before it migrates out
 ///       void on_arrived() { ... }                          // optional: after it migrates in
 ///       void on_destroy() { ... }                          // optional: before it is destroyed
+///       // Optional, in dynamic collections, for --tessera_lb_split_above / _merge_below:
+///       std::vector<std::pair<Index2D, Tile>> split();     // pieces at new indices, >= 2
+///       double split_weight() const;                       // a piece's share of the load
+///       std::optional<Index2D> merge_into() const;         // the index siblings merge into
+///       static std::optional<Tile> merge(const Index2D& into, std::span<Tile* const> siblings);
 ///       template <class Archive> void serialize(Archive& ar) { ar(field, other); }
 ///     };
 ///

@@ -108,6 +108,23 @@ class CollectionBase : public tessera::detail::Resident {
   /// the counts start again from zero.
   virtual MembershipCounts take_membership_counts() { return {}; }
 
+  // Split and merge at a balancing (lb/reshape.hpp): dynamic collections whose element type has
+  // split(), or merge_into() and merge() (element.hpp).
+  virtual bool splits() const { return false; }
+  virtual bool merges() const { return false; }
+  /// Splits local element `element`, whose load is `load` seconds, with its type's split(), and
+  /// each piece again while its share of the load is above `split_load`, at most `max_depth`
+  /// levels; the pieces are inserted on this rank (they are live once the ranks drain). Returns
+  /// each piece's linear id and share of the load; empty when the element is not here or split()
+  /// gave fewer than two pieces.
+  virtual std::vector<std::pair<std::uint64_t, double>> split_local(std::uint64_t, double, double, int) { return {}; }
+  /// The linear id local `element` would merge into with its siblings (its type's merge_into()),
+  /// or nullopt.
+  virtual std::optional<std::uint64_t> merge_target(std::uint64_t) const { return std::nullopt; }
+  /// Merges local elements `group` (ascending, each naming `into`) with its type's merge() into
+  /// one inserted on this rank at `into`, destroying them. False when merge() declined.
+  virtual bool merge_local(std::uint64_t, const std::vector<std::uint64_t>&) { return false; }
+
   // Checkpoint and restart (checkpoint/checkpoint.hpp).
   /// Creation order among this runtime's collections, from 0: what matches a collection to its
   /// record in a checkpoint.

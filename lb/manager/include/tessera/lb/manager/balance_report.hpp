@@ -22,6 +22,8 @@ struct BalanceReport {
   lb::Statistics after;    ///< rank loads, seconds, with the plan applied to the same loads
   lb::Statistics objects;  ///< migratable object loads, seconds
   std::int64_t migrations = 0;
+  std::int64_t splits = 0;   ///< elements split before the strategy ran (--tessera_lb_split_above)
+  std::int64_t merges = 0;   ///< elements made by merging before it ran (--tessera_lb_merge_below)
   double strategy_s = 0.0;   ///< wall seconds in Strategy::run, slowest rank
   double migration_s = 0.0;  ///< wall seconds applying the plan, slowest rank
   /// Seconds of strategy and migration together on the load clock (thread CPU time with
@@ -35,7 +37,7 @@ struct BalanceReport {
   std::string line() const;
   /// One JSON object (no newline): {"phase":3,"strategy":"GreedyLB","before":{"min":..,"max":..,
   /// "avg":..,"std":..,"imbalance":..},"after":{...},"objects":{"count":..,"min":..,"max":..,
-  /// "avg":..},"migrations":..,"strategy_s":..,"migration_s":..,"reason":".."}.
+  /// "avg":..},"migrations":..,"splits":..,"merges":..,"strategy_s":..,"migration_s":..,"reason":".."}.
   std::string json() const;
 };
 

@@ -11,6 +11,11 @@
 ///   --tessera_lb_file=PATH          a per-phase schedule instead (lines "2 GreedyLB",
 ///                                   "%100 TemperedLB fanout=4"; lb/schedule.hpp)
 ///   --tessera_lb_stats_file=PATH    append one JSON line per balanced phase (rank 0)
+///   --tessera_lb_split_above=F      before the strategy, split elements heavier than F x the
+///                                   average rank load (lb/reshape.hpp; dynamic collections whose
+///                                   type has split())
+///   --tessera_lb_merge_below=F      ... and merge co-located ones lighter than F x the average
+///                                   element load (types with merge_into() and merge())
 ///   --tessera_help_lb               print every strategy with its keys, defaults and meaning
 ///
 /// Everything is parsed once, while the flags are parsed, before any phase runs, into the typed
@@ -22,6 +27,7 @@
 /// parse changes nothing.
 #include <tessera/lb/load_model.hpp>
 #include <tessera/lb/registry.hpp>
+#include <tessera/lb/reshape.hpp>
 #include <tessera/lb/schedule.hpp>
 #include <tessera/runtime/flags.hpp>
 
@@ -38,9 +44,13 @@ struct LbFlags : FlagGroup {
   std::string model = "persistence";  ///< persistence, median:N or linear:N
   std::string file;
   std::string stats_file;
+  double split_above = 0.0;  ///< 0: off
+  double merge_below = 0.0;  ///< 0: off
   bool help_lb = false;
 
   void describe(FlagTable& table) override;
+  /// Throws tessera::Error for a split or merge factor that is negative or not finite.
+  void validate() const override;
   /// Parses the interval, the load model, the strategy with its arguments and the schedule file,
   /// once each (FlagGroup::parses() counts them). Throws tessera::Error naming the flag.
   void resolve() override;
@@ -56,6 +66,8 @@ struct LbFlags : FlagGroup {
   /// The schedule of --tessera_lb_file, each line parsed against the built-in strategies; nullopt
   /// when no file was given.
   const std::optional<lb::Schedule>& schedule() const { return schedule_; }
+  /// --tessera_lb_split_above and --tessera_lb_merge_below.
+  lb::ReshapeOptions reshape() const { return {split_above, merge_below}; }
 
  private:
   bool automatic_ = false;
