@@ -5,13 +5,17 @@
 //                 (the home decides at once: no message);
 //   insert_remote every element inserted by the rank after its home, so each insertion is a
 //                 message to the home (on one rank, the same as insert);
-//   destroy       every element destroyed by the rank after its home (a message each).
+//   destroy       every element destroyed by the rank after its home (a message each);
+//   amr           tessera-amr's run (apps/amr) without balancing and with GreedyLB requested
+//                 after every refinement stage, on the same ranks: amr_balanced_speedup is the
+//                 first's wall time over the second's (steps only: the mesh's start and its
+//                 verification are outside both).
 // Each time runs from a barrier to quiescence on every rank (the slowest rank's wall time),
 // best of --trials; the collection's creation is inside every figure, and so is the drain that
 // waits for the messages. Every element's state is checked after each insertion. Under
 // oversubscription the times are noise: quote the ratios, taken in one run.
-#include <tessera/collections.hpp>
-#include <tessera/runtime.hpp>
+#include <tessera/amr/driver/run.hpp>
+#include <tessera/tessera.hpp>
 #include <tessera/runtime/timer.hpp>
 
 #include <CLI/CLI.hpp>
@@ -49,15 +53,23 @@ void check(tessera::Runtime& rt, const CollectionProxy<Cell>& cells, std::int64_
 }  // namespace
 
 int main(int argc, char** argv) {
-  tessera::Runtime rt(argc, argv);
-  PhaseManager::install(rt, LoadClock::wall);
+  tessera::Context ctx(argc, argv);
+  tessera::Runtime& rt = ctx.runtime();
   CLI::App app{"tessera-bench-dynamic: inserting and destroying elements against creating them statically"};
   std::string report = "text";
   std::int64_t elements = 100000;
   int trials = 5;
+  tessera::amr::Options amr;
+  amr.mesh.cells = 32;
+  amr.passes = 24;
+  bool run_amr = true;
   app.add_option("--report", report, "json prints one JSON object on the last line")->check(CLI::IsMember({"json", "text"}));
   app.add_option("--elements", elements, "elements of the collection, over all ranks")->check(CLI::PositiveNumber);
   app.add_option("--trials", trials, "interleaved trials; the best of each is kept")->check(CLI::PositiveNumber);
+  app.add_option("--amr_passes", amr.passes, "tessera-amr's diffusion passes per block and step (its work)")
+      ->check(CLI::PositiveNumber);
+  app.add_option("--amr_steps", amr.mesh.steps, "tessera-amr's steps")->check(CLI::PositiveNumber);
+  app.add_flag("--amr,!--no-amr", run_amr, "run the AMR comparison (the default), or --no-amr to skip it");
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -112,6 +124,17 @@ int main(int argc, char** argv) {
       cells.destroy();
     }
   }
+  double amr_plain_s = 0, amr_balanced_s = 0;
+  if (run_amr) {
+    const tessera::amr::Result plain = tessera::amr::run_amr(amr, ctx);
+    amr.balance_with = "GreedyLB";
+    const tessera::amr::Result balanced = tessera::amr::run_amr(amr, ctx);
+    if (!plain.conserved || !balanced.conserved || plain.fingerprint != balanced.fingerprint)
+      tessera::fatal("amr: the balanced run differs (fingerprints {:016x} and {:016x}, conserved {} and {})",
+                     plain.fingerprint, balanced.fingerprint, plain.conserved, balanced.conserved);
+    amr_plain_s = plain.seconds;
+    amr_balanced_s = balanced.seconds;
+  }
   if (me == 0) {
     fmt::print("{} elements on {} ranks, best of {} trials (wall time, slowest rank, creation included)\n", elements, p,
                trials);
@@ -119,13 +142,18 @@ int main(int argc, char** argv) {
     fmt::print("insert at home    {:>9.2f} ms  {:>5.2f}x static\n", insert_s * 1e3, insert_s / static_s);
     fmt::print("insert remotely   {:>9.2f} ms  {:>5.2f}x static\n", remote_s * 1e3, remote_s / static_s);
     fmt::print("destroy remotely  {:>9.2f} ms  {:>5.2f}x static\n", destroy_s * 1e3, destroy_s / static_s);
+    if (run_amr)
+      fmt::print("amr               {:>9.3f} s unbalanced, {:.3f} s with GreedyLB: {:.2f}x\n", amr_plain_s, amr_balanced_s,
+                 amr_plain_s / amr_balanced_s);
     if (report == "json")
       fmt::print(R"({{"benchmark":"dynamic","ranks":{},"elements":{},"static_ms":{:.3f},"insert_ms":{:.3f},)"
                  R"("insert_remote_ms":{:.3f},"destroy_remote_ms":{:.3f},"insert_over_static":{:.4f},)"
-                 R"("insert_remote_over_static":{:.4f},"destroy_remote_over_static":{:.4f}}})"
+                 R"("insert_remote_over_static":{:.4f},"destroy_remote_over_static":{:.4f},"amr_unbalanced_s":{:.4f},)"
+                 R"("amr_balanced_s":{:.4f},"amr_balanced_speedup":{:.4f}}})"
                  "\n",
                  p, elements, static_s * 1e3, insert_s * 1e3, remote_s * 1e3, destroy_s * 1e3, insert_s / static_s,
-                 remote_s / static_s, destroy_s / static_s);
+                 remote_s / static_s, destroy_s / static_s, amr_plain_s, amr_balanced_s,
+                 run_amr ? amr_plain_s / amr_balanced_s : 0.0);
   }
   return 0;
 }
