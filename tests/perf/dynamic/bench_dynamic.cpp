@@ -61,7 +61,7 @@ int main(int argc, char** argv) {
   int trials = 5;
   tessera::amr::Options amr;
   amr.mesh.cells = 32;
-  amr.passes = 24;
+  amr.passes = 48;
   bool run_amr = true;
   app.add_option("--report", report, "json prints one JSON object on the last line")->check(CLI::IsMember({"json", "text"}));
   app.add_option("--elements", elements, "elements of the collection, over all ranks")->check(CLI::PositiveNumber);
