@@ -504,8 +504,9 @@ class Collection final : public CollectionBase {
   // At the home: where and with which version `e` is born, recorded before anyone else can
   // know of it; nullopt while `e` is live here or elsewhere (the insertion must wait).
   std::optional<Birth> admit(std::uint64_t e, int at) {
+    // A live element here or elsewhere has a fact that is not "destroyed" (adopt records one).
     const LocationTable::Fact* fact = locations_.find(e);
-    if (elements_.contains(e) || (fact != nullptr && !fact->destroyed())) return std::nullopt;
+    if (fact != nullptr && !fact->destroyed()) return std::nullopt;
     const Birth birth{at == detail::kAtHome ? rt_.rank() : at, fact != nullptr ? fact->version + 1 : 0};
     locations_.learn(e, birth.rank, birth.version);
     return birth;
