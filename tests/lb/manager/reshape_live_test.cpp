@@ -142,8 +142,12 @@ TEST(LbManagerReshape, SplitsTheHeavyStripThenMergesItsLightPieces) {
   const Totals after_merge = totals(strips);
   EXPECT_EQ(after_merge.count, after_split.count + roots_split * ((std::int64_t{1} << depth2) - 1) - merges);
   EXPECT_DOUBLE_EQ(after_merge.mass, total2);
-  if (p == 2) EXPECT_EQ(roots_split, 0);  // the case where only merges happen
-  if (p == 4) EXPECT_EQ(roots_split, 7);  // the case where roots split as pieces merge
+  if (p == 2) {
+    EXPECT_EQ(roots_split, 0);  // the case where only merges happen
+  }
+  if (p == 4) {
+    EXPECT_EQ(roots_split, 7);  // the case where roots split as pieces merge
+  }
   EXPECT_GT(merges, 0);  // on every rank count some siblings share a rank
   ctx.lb().set_load_model(nullptr);
   strips.destroy();
