@@ -193,7 +193,7 @@ BalanceReport LbManager::balance(const collections::PhaseRecord& record, const C
   if (!departed.empty())
     std::erase_if(input.objects, [&](const lb::LbObject& o) { return departed.contains(o.id); });
   lb::ReshapeCounts reshaped;
-  if (flags_.reshape().enabled()) reshaped = reshape_live(rt_, phases_, flags_.reshape(), input);
+  if (flags_.reshape().enabled()) reshaped = reshape_live(rt_, phases_, flags_.reshape(), input, history_);
   last_input_ = input;
 
   BalanceReport local;

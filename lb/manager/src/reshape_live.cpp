@@ -19,7 +19,7 @@ std::optional<collections::ElementKey> element_of(const lb::LbObject& object) {
 }  // namespace
 
 lb::ReshapeCounts reshape_live(Runtime& rt, collections::PhaseManager& phases, const lb::ReshapeOptions& options,
-                               lb::StrategyInput& input) {
+                               lb::StrategyInput& input, lb::LoadHistory& history) {
   lb::ReshapeCounts counts;
   std::array<double, 3> sums{0.0, 0.0, 0.0};  // all load, migratable load, migratable objects
   for (const lb::LbObject& o : input.objects) {
@@ -70,6 +70,7 @@ lb::ReshapeCounts reshape_live(Runtime& rt, collections::PhaseManager& phases, c
   // Every rank drains, whether it changed anything or not: the insertions go through homes.
   rt.drain();
   if (replaced.empty()) return counts;
+  for (const lb::ObjectId& id : replaced) history.take(id);
   std::erase_if(input.objects, [&](const lb::LbObject& o) { return replaced.contains(o.id); });
   std::erase_if(input.edges,
                 [&](const lb::LbEdge& e) { return replaced.contains(e.from) || replaced.contains(e.to); });
