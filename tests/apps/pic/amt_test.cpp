@@ -153,6 +153,37 @@ TEST_P(PicAmtBalanced, RecutColorsStillEndWithTheSpmdParticles) {
   MPI_Barrier(MPI_COMM_WORLD);
 }
 
+// Split and merge (issue 41): the patch starts inside one color, heavier than a quarter of a rank's
+// load, so the first balancing splits it (into pieces down to what the threshold asks); as the
+// patch drifts, light halves on one rank merge again. Particle loads make the decisions
+// independent of timing. Particles change color, never path: the SPMD run's particles, byte for
+// byte, on every rank count and with every balancer.
+TEST_P(PicAmtBalanced, SplitAndMergedColorsStillEndWithTheSpmdParticles) {
+  const std::string strategy = GetParam();
+  Options o = small_options(Distribution::patch_of({0, 7, 0, 7}));
+  o.steps = 16;
+  o.dump_particles = dump_name("spmd_split_" + strategy);
+  ASSERT_TRUE(run_spmd(o, MPI_COMM_WORLD).validated);
+  o.dump_particles = dump_name("amt_split_" + strategy);
+  o.color_loads = "particles";
+  o.tessera_args = {"--tessera_lb_name=" + strategy, "--tessera_lb_split_above=0.25",
+                    "--tessera_lb_merge_below=0.5"};
+  const RunSummary amt = run_amt(o, MPI_COMM_WORLD);
+  EXPECT_TRUE(amt.validated) << strategy;
+  EXPECT_GE(amt.splits, 1) << strategy;
+  // On one rank every pair of halves is co-located, so merges are certain there.
+  if (world_size() == 1) {
+    EXPECT_GE(amt.merges, 1) << strategy;
+  }
+  EXPECT_EQ(amt.balanced_phases, static_cast<std::uint64_t>(o.steps)) << strategy;
+  if (world_rank() == 0) {
+    EXPECT_EQ(slurp(dump_name("amt_split_" + strategy)), slurp(dump_name("spmd_split_" + strategy))) << strategy;
+    std::remove(dump_name("spmd_split_" + strategy).c_str());
+    std::remove(dump_name("amt_split_" + strategy).c_str());
+  }
+  MPI_Barrier(MPI_COMM_WORLD);
+}
+
 // Without a balancer nothing would balance the new colors, so --recut auto does nothing.
 TEST(PicAmt, RecutNeedsABalancer) {
   Options o = small_options(Distribution::patch_of({0, 7, 0, 7}));

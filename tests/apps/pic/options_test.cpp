@@ -82,6 +82,9 @@ TEST(PicOptions, RejectsBadFlagsWithOneMessage) {
   expect_rejected({"--L", "30", "--distribution", "PATCH", "0", "239", "0", "239"},
                   "PATCH 0 239 0 239: the patch must satisfy");
   expect_rejected({"--tessera_lb_name=GreedyLB"}, "--tessera_lb_name");
+  expect_rejected({"--color_loads", "guessed"}, "--color_loads");
+  expect_rejected({"--mode=amt", "--recut", "auto", "--tessera_lb_name=GreedyLB", "--tessera_lb_split_above=2"},
+                  "--recut auto moves the cuts of whole colors and cannot be combined with --tessera_lb_split_above");
 }
 
 TEST(PicOptions, HelpExitsWithZero) {

@@ -37,6 +37,16 @@
 //                                       total_s (bound: 1.15); trace_cost_mpirun_wall is
 //                                       the same for the whole mpirun, which adds rank 0's merge of
 //                                       the ranks' files into trace.json at finalize
+//   split_merge                         colors split and merged at balancings (issue 41), drifting
+//                                       PATCH, TemperedLB at interval auto, --color_loads=particles:
+//                                       mean_imbalance_after_lb (I of particles moved in the step
+//                                       after each balancing, averaged; target at most 0.02) with
+//                                       --tessera_lb_split_above / _merge_below ("args"), and
+//                                       without them (_whole_colors) and without them on measured
+//                                       loads (_measured_loads: the auto TemperedLB run above);
+//                                       time_to_solution_speedup (SPMD / split total_s) and
+//                                       fraction_of_balanced_bound: that over balanced_bound_speedup
+//                                       of TemperedLB above (target at least 0.97); splits, merges
 // Particle update only (excludes everything but the mover):
 //   amt_overhead_ratio       AMT without LB / SPMD, slowest rank's update time, whole grid
 //   speedup[balancer]        SPMD / AMT update time, drifting PATCH, interval auto
@@ -121,6 +131,9 @@ struct Config {
 
 const std::array<const char*, 2> kStillBalancers = {"GreedyLB", "TemperedLB"};
 constexpr std::int64_t kStillSteps = 50;
+// The split and merge factors of the split_merge runs: split a color above a tenth of a rank's
+// load, merge halves below a quarter of the average color's.
+constexpr const char* kSplitMergeArgs = "--tessera_lb_split_above=0.1 --tessera_lb_merge_below=0.25";
 
 }  // namespace
 
@@ -183,6 +196,10 @@ int main(int argc, char** argv) {
   for (const char* lb : kBalancers)
     configs.push_back({fmt::format("second_{}", lb), 2,
                        fmt::format("--mode=amt --tessera_lb_name={} --tessera_lb_interval=auto {}", lb, second_input)});
+  const std::string particle_loads = "--mode=amt --tessera_lb_name=TemperedLB --tessera_lb_interval=auto "
+                                     "--color_loads=particles ";
+  configs.push_back({"split_TemperedLB", 2, particle_loads + kSplitMergeArgs + " " + patch});
+  configs.push_back({"whole_TemperedLB", 2, particle_loads + patch});
   // Inputs whose load does not drift, at auto: how often it balances (the interval test, on 2 ranks
   // and wall-clock loads).
   const std::array<std::pair<const char*, std::string>, 2> still_inputs = {
@@ -250,6 +267,17 @@ int main(int argc, char** argv) {
     for (const char* lb : kBalancers)
       drifting_imbalance[lb] = samples.at(fmt::format("auto_{}", lb)).median_of("mean_imbalance_particles");
     for (const auto& [name, s] : samples) walls[name] = median(s.walls);
+    const double split_speedup = total("spmd") / total("split_TemperedLB");
+    const nlohmann::ordered_json split_merge = {
+        {"mean_imbalance_after_lb", samples.at("split_TemperedLB").median_of("mean_imbalance_after_lb")},
+        {"mean_imbalance_after_lb_whole_colors", samples.at("whole_TemperedLB").median_of("mean_imbalance_after_lb")},
+        {"mean_imbalance_after_lb_measured_loads", samples.at("auto_TemperedLB").median_of("mean_imbalance_after_lb")},
+        {"time_to_solution_speedup", split_speedup},
+        {"time_to_solution_speedup_whole_colors", total("spmd") / total("whole_TemperedLB")},
+        {"fraction_of_balanced_bound", split_speedup / bound["TemperedLB"].get<double>()},
+        {"splits", samples.at("split_TemperedLB").median_of("splits")},
+        {"merges", samples.at("split_TemperedLB").median_of("merges")},
+        {"args", kSplitMergeArgs}};
     std::filesystem::remove_all(trace_dir);
     const double trace_cost = total("traced_TemperedLB") / total("auto_TemperedLB");
     const double trace_cost_wall = walls["traced_TemperedLB"].get<double>() / walls["auto_TemperedLB"].get<double>();
@@ -266,6 +294,7 @@ int main(int argc, char** argv) {
         {"lb_every_phase_balanced_bound", {{"TemperedLB", total("spmd") / balanced_total(samples.at("every_TemperedLB"))}}},
         {"auto_balancings_in_50_phases", still},
         {"auto_mean_imbalance_particles", drifting_imbalance},
+        {"split_merge", split_merge},
         {"trace_cost", trace_cost},
         {"trace_cost_mpirun_wall", trace_cost_wall},
         {"total_s_median", {{"spmd", total("spmd")}, {"TemperedLB", total("auto_TemperedLB")}, {"spmd_even", total("spmd_even")},
@@ -299,6 +328,12 @@ int main(int argc, char** argv) {
         for (const char* lb : kStillBalancers)
           fmt::print("{:<12} at auto balances {} time(s) in {} phases of {}\n", lb, still[input][lb].get<double>(),
                      kStillSteps, input);
+      fmt::print("TemperedLB split/merge ({}): mean I after balancing {:.4f} (whole colors {:.4f}, measured loads "
+                 "{:.4f}); time to solution {:.2f}x SPMD, {:.3f} of the balanced bound\n",
+                 kSplitMergeArgs, split_merge["mean_imbalance_after_lb"].get<double>(),
+                 split_merge["mean_imbalance_after_lb_whole_colors"].get<double>(),
+                 split_merge["mean_imbalance_after_lb_measured_loads"].get<double>(), split_speedup,
+                 split_merge["fraction_of_balanced_bound"].get<double>());
       fmt::print("TemperedLB traced: time to solution {:.3f}x untraced (whole mpirun {:.3f}x)\n", trace_cost,
                  trace_cost_wall);
       fmt::print("AMT without LB, whole grid: time to solution {:.3f}x SPMD, update {:.3f}x\n", overhead, update_overhead);

@@ -11,6 +11,7 @@
 
 #include "tessera/pic/decomposition.hpp"
 #include "tessera/pic/driver/collective.hpp"
+#include "tessera/pic/driver/color_directory.hpp"
 #include "tessera/pic/driver/color.hpp"
 #include "tessera/pic/driver/modes.hpp"
 #include "tessera/pic/driver/own_communicator.hpp"
@@ -23,7 +24,7 @@ namespace tessera::pic::driver {
 
 namespace {
 
-using collections::Index2D;
+using collections::Index3D;
 
 // What the per-step SPMD region reduces: particles held, in tiles and inboxes. (Only the count:
 // a pass over every particle here would be work the SPMD mode does not do.)
@@ -33,10 +34,38 @@ double census(const collections::CollectionProxy<Color>& colors) {
   return held;
 }
 
-std::uint64_t count_arrivals(const std::vector<std::uint64_t>& before, const std::vector<std::uint64_t>& after) {
-  std::vector<std::uint64_t> arrived;
-  std::set_difference(after.begin(), after.end(), before.begin(), before.end(), std::back_inserter(arrived));
-  return arrived.size();
+// The colors this rank holds, as pieces of tiles (for the ColorDirectory's map).
+std::vector<PieceId> local_pieces(const collections::CollectionProxy<Color>& colors) {
+  std::vector<PieceId> pieces;
+  colors.manager().for_each_local([&pieces](const Color& c) { pieces.push_back(piece_of(c.index())); });
+  return pieces;
+}
+
+// The colors of a run whose colors split and merge are a dynamic collection (its third bound
+// covers every piece a tile can split into); each rank inserts the whole tiles it is home to.
+// Otherwise a collection of whole tiles, built at their homes.
+collections::CollectionProxy<Color> make_colors(Runtime& rt, bool reshaping, bool restarted, const Problem& problem,
+                                                const TileGrid& grid, collections::Mapper<3> home,
+                                                const ObjGroup<ColorDirectory>& directory) {
+  const std::int64_t widest = (problem.grid_size + grid.tiles_x() - 1) / grid.tiles_x();
+  const std::int64_t highest = (problem.grid_size + grid.tiles_y() - 1) / grid.tiles_y();
+  if (!reshaping) {
+    return collections::make_mapped_collection<Color>(rt, Index3D{grid.tiles_x(), grid.tiles_y(), 1}, std::move(home),
+                                                      problem.grid_size, grid.tiles_x(), grid.tiles_y(), directory);
+  }
+  const auto pieces = static_cast<std::int64_t>(piece_bound(widest, highest) - 1);
+  auto colors = collections::make_dynamic_collection<Color>(rt, Index3D{grid.tiles_x(), grid.tiles_y(), pieces}, home);
+  if (!restarted) {
+    for (std::int64_t t = 0; t < grid.count(); ++t) {
+      const TileCoord tile = grid.coord(t);
+      const Index3D idx{tile.i, tile.j, 0};
+      if (home(idx, Index3D{}, rt.size()) == rt.rank()) {
+        colors[idx].insert(problem.grid_size, grid.tiles_x(), grid.tiles_y(), directory);
+      }
+    }
+    rt.drain();
+  }
+  return colors;
 }
 
 // The balancer as the summary names it: the strategy, "lb_file" for a per-phase schedule, or "none".
@@ -103,6 +132,19 @@ bool recut_and_request_balancing(Context& ctx, Recutter& recutter, const collect
   return recut;
 }
 
+// Sets the LB load model to each color's particle count times the seconds per particle the ranks
+// measured in this step (recut_load_model): the load a color brings to the next phase, free of
+// the noise of its own timing. Collective on `comm`.
+void predict_loads_from_particles(Context& ctx, const collections::CollectionProxy<Color>& colors,
+                                  const RankSample& mine, MPI_Comm comm) {
+  const bool cpu = ctx.collection_flags().clock() == collections::LoadClock::cpu;
+  std::array<double, 2> work{cpu ? mine.update.cpu_s : mine.update.wall_s, static_cast<double>(mine.particles)};
+  MPI_Allreduce(MPI_IN_PLACE, work.data(), 2, MPI_DOUBLE, MPI_SUM, comm);
+  std::unordered_map<std::uint64_t, std::uint64_t> counts;
+  colors.manager().for_each_local([&counts](const Color& c) { counts[c.linear_id()] = c.held(); });
+  ctx.lb().set_load_model(recut_load_model(std::move(counts), work[1] > 0.0 ? work[0] / work[1] : 0.0));
+}
+
 }  // namespace
 
 RunSummary run_amt(const Options& options, MPI_Comm parent) {
@@ -149,13 +191,23 @@ RunSummary run_amt(const Options& options, MPI_Comm parent) {
   ctx.lb().set_load_model(counted);
 
   // The element at index (i, j) is color (i, j); it starts on the rank whose block holds it.
-  collections::Mapper<2> home = [&decomposition, &grid](const Index2D& idx, const Index2D&, int) {
+  // Split pieces have their tile's home.
+  collections::Mapper<3> home = [&decomposition, &grid](const Index3D& idx, const Index3D&, int) {
     return static_cast<int>(decomposition->home_rank(grid.index({idx[0], idx[1]})));
   };
+  // Colors split and merge when a balancing may split or merge them (issue 41); re-cutting
+  // moves the cuts of whole colors instead, and the two do not combine.
+  const bool reshaping = ctx.lb_flags().reshape().enabled();
+  if (reshaping && options.recut != "off") {
+    throw InputError("--recut auto moves the cuts of whole colors and cannot be combined with "
+                     "--tessera_lb_split_above or --tessera_lb_merge_below (expected one of them)");
+  }
+  const auto directory = make_objgroup<ColorDirectory>(rt, ColorCuts::even(grid), reshaping);
   // On a restart the colors come back from the checkpoint (where they were, or at their new
   // homes on another rank count) instead of being constructed and filled.
-  auto colors = collections::make_mapped_collection<Color>(rt, Index2D{grid.tiles_x(), grid.tiles_y()}, home,
-                                                           problem.grid_size, grid.tiles_x(), grid.tiles_y());
+  auto colors = make_colors(rt, reshaping, ctx.restarted(), problem, grid, home, directory);
+  if (reshaping) directory.local()->rebuild(comm, local_pieces(colors));
+  directory.local()->reset_arrivals();
   if (!ctx.restarted()) {
     IdTable ids(grid);
     colors.manager().for_each_local(
@@ -184,8 +236,10 @@ RunSummary run_amt(const Options& options, MPI_Comm parent) {
   StepRecorder recorder(comm, options.json ? 0 : options.print_every);
   bool conserved = true;
   double phase_end_s = 0.0;
-  std::uint64_t arrivals = 0;
   std::uint64_t balanced = 0;
+  std::int64_t splits = 0;
+  std::int64_t merges = 0;
+  std::vector<std::int64_t> balanced_steps;
   bool balancer_stuck = false;  // the last balancing left I above the tolerance (Recutter)
   Breakdown parts;
   const double init_s = seconds_since(options.started);
@@ -220,10 +274,11 @@ RunSummary run_amt(const Options& options, MPI_Comm parent) {
     parts.spmd_s += seconds_since(spmd_start);
 
     const bool recut = recutter && recut_and_request_balancing(ctx, *recutter, colors, mine, balancer_stuck, parts);
+    // A re-cut sets its own prediction for this phase's end.
+    if (options.color_loads == "particles" && !recut) predict_loads_from_particles(ctx, colors, mine, comm);
 
     // The phase closes after the drain and the SPMD region, so its time is the LB manager's work
     // (strategy and migration) and the close itself, not waiting for the slowest rank's update.
-    const std::vector<std::uint64_t> before = colors.manager().local_elements();
     const Clock::time_point close_start = Clock::now();
     ctx.phase_end();
     const double close_s = seconds_since(close_start);
@@ -233,10 +288,14 @@ RunSummary run_amt(const Options& options, MPI_Comm parent) {
       parts.lb_strategy_s += report->strategy_s;
       parts.lb_migration_s += report->migration_s;
       ++balanced;
+      balanced_steps.push_back(step);
       balancer_stuck = report->after.imbalance() > lb::AutoInterval::kTolerance;
+      splits += report->splits;
+      merges += report->merges;
+      // Colors split or merged: every rank learns the new pieces before the next step routes.
+      if (report->splits + report->merges > 0) directory.local()->rebuild(comm, local_pieces(colors));
     }
     if (recut) ctx.lb().set_load_model(counted);
-    arrivals += count_arrivals(before, colors.manager().local_elements());
     if (options.checkpoint_every > 0 && step % options.checkpoint_every == 0) {
       const Clock::time_point checkpoint_start = Clock::now();
       state.step = step;
@@ -263,6 +322,7 @@ RunSummary run_amt(const Options& options, MPI_Comm parent) {
   }
   double lb_s = 0.0;
   MPI_Allreduce(&phase_end_s, &lb_s, 1, MPI_DOUBLE, MPI_MAX, comm);
+  const std::uint64_t arrivals = directory.local()->arrivals();
   std::uint64_t migrations = 0;
   MPI_Allreduce(&arrivals, &migrations, 1, MPI_UINT64_T, MPI_SUM, comm);
   colors.destroy();
@@ -278,6 +338,9 @@ RunSummary run_amt(const Options& options, MPI_Comm parent) {
   summary.migrations = migrations;
   summary.balanced_phases = balanced;
   summary.recuts = recutter ? recutter->recuts() : 0;
+  summary.splits = splits;
+  summary.balanced_steps = std::move(balanced_steps);
+  summary.merges = merges;
   summary.time = time;
   summary.per_step = recorder.records();
   add_totals(summary);

@@ -22,10 +22,12 @@ std::span<const Particle> particles_of(std::span<const std::byte> bytes) {
 
 }  // namespace
 
-Color::Color(const collections::Index2D& idx, std::int64_t grid_size, std::int64_t tiles_x, std::int64_t tiles_y)
-    : tile_(TileGrid(grid_size, tiles_x, tiles_y).rect({idx[0], idx[1]}), grid_size),
+Color::Color(const collections::Index3D& idx, std::int64_t grid_size, std::int64_t tiles_x, std::int64_t tiles_y,
+             ObjGroup<ColorDirectory> directory)
+    : tile_(piece_rect(TileGrid(grid_size, tiles_x, tiles_y).rect({idx[0], idx[1]}), piece_of(idx).piece), grid_size),
       tiles_x_(tiles_x),
-      tiles_y_(tiles_y) {}
+      tiles_y_(tiles_y),
+      directory_(std::move(directory)) {}
 
 void Color::advance(std::int64_t step) {
   const Clock::time_point start = Clock::now();
@@ -36,25 +38,122 @@ void Color::advance(std::int64_t step) {
   advanced_ = step;
   const Clock::time_point update_end = Clock::now();
   exchange_s_ += std::chrono::duration<double>(update_start - start).count();
-  Departures out = tile_.take_departures();
+  const Departures out = tile_.take_departures();
+  const ColorDirectory& directory = *directory_.local();
+  if (directory.by_cell()) {
+    send_by_cell(step, out, directory.map());
+  } else {
+    send_by_direction(step, out);
+  }
+  exchange_s_ += seconds_since(update_end);
+}
+
+void Color::send_by_direction(std::int64_t step, const Departures& out) {
   const TileGrid grid(tile_.grid_size(), tiles_x_, tiles_y_);
   const TileCoord me{index()[0], index()[1]};
   for (Direction d : kAllDirections) {
     const std::vector<Particle>& bucket = out.bucket(d);
-    if (bucket.empty()) {
-      continue;
-    }
+    if (bucket.empty()) continue;
     const TileCoord to = grid.neighbour(me, d);
-    // A neighbour on this rank takes them at once, as Charm++'s ckLocal() allows: no message to
-    // pack and deliver, one copy of the particles fewer.
-    if (Color* local = proxy().local({to.i, to.j})) {
-      local->take_arrivals(step, bucket);
-    } else {
-      proxy()[{to.i, to.j}].send<&Color::arrive>(step, std::as_bytes(std::span(bucket)));
+    deliver(step, {to.i, to.j, 0}, bucket);
+  }
+}
+
+void Color::send_by_cell(std::int64_t step, const Departures& out, const PieceMap& map) {
+  // A color's departures reach a handful of colors, and mostly the one the previous particle
+  // went to: test that one's cells first, then the others', and only then ask the map.
+  struct Destination {
+    PieceId id;
+    CellRect cells;
+    std::vector<Particle> particles;
+  };
+  std::vector<Destination> to;
+  std::size_t last = 0;
+  for (const std::vector<Particle>& bucket : out.buckets) {
+    for (const Particle& p : bucket) {
+      const auto x = static_cast<std::int64_t>(p.x);
+      const auto y = static_cast<std::int64_t>(p.y);
+      if (to.empty() || !to[last].cells.contains(x, y)) {
+        last = 0;
+        while (last < to.size() && !to[last].cells.contains(x, y)) ++last;
+        if (last == to.size()) {
+          const PieceId id = map.locate(x, y);
+          to.push_back({id, map.rect(id), {}});
+        }
+      }
+      to[last].particles.push_back(p);
     }
   }
-  exchange_s_ += seconds_since(update_end);
+  for (const Destination& d : to) deliver(step, index_of(d.id), d.particles);
 }
+
+void Color::deliver(std::int64_t step, const collections::Index3D& to, std::span<const Particle> particles) {
+  // A color on this rank takes them at once, as Charm++'s ckLocal() allows: no message to pack
+  // and deliver, one copy of the particles fewer.
+  if (Color* local = proxy().local(to)) {
+    local->take_arrivals(step, particles);
+  } else {
+    proxy()[to].send<&Color::arrive>(step, std::as_bytes(particles));
+  }
+}
+
+Color Color::empty_piece(const CellRect& cells) const {
+  Color piece;
+  piece.tile_ = Tile(cells, tile_.grid_size());
+  piece.tiles_x_ = tiles_x_;
+  piece.tiles_y_ = tiles_y_;
+  piece.advanced_ = advanced_;
+  piece.directory_ = directory_;
+  return piece;
+}
+
+std::vector<std::pair<collections::Index3D, Color>> Color::split() {
+  std::vector<std::pair<collections::Index3D, Color>> pieces;
+  const CellRect whole = tile_.cells();
+  const PieceId me = piece_of(index());
+  // Piece numbers p run to the collection's third bound (index p - 1).
+  if (!splittable(whole) || 2 * me.piece + 1 > static_cast<std::uint64_t>(proxy().bounds()[2])) return pieces;
+  settle();
+  Color first = empty_piece(piece_rect(whole, 2));
+  Color second = empty_piece(piece_rect(whole, 3));
+  // The tile keeps the first half's particles and hands back the second's.
+  second.tile_.accept(tile_.reshape(first.tile_.cells()));
+  first.tile_ = std::move(tile_);
+  pieces.emplace_back(index_of({me.tile, 2 * me.piece}), std::move(first));
+  pieces.emplace_back(index_of({me.tile, 2 * me.piece + 1}), std::move(second));
+  return pieces;
+}
+
+std::optional<collections::Index3D> Color::merge_into() const {
+  const PieceId me = piece_of(index());
+  if (me.piece <= 1) return std::nullopt;
+  return index_of({me.tile, me.piece / 2});
+}
+
+std::optional<Color> Color::merge(const collections::Index3D& into, std::span<Color* const> siblings) {
+  const PieceId parent = piece_of(into);
+  if (siblings.size() != 2) return std::nullopt;
+  Color* halves[2] = {nullptr, nullptr};
+  for (Color* c : siblings) {
+    const PieceId id = piece_of(c->index());
+    if (id.tile != parent.tile || id.piece / 2 != parent.piece) return std::nullopt;
+    halves[id.piece & 1U] = c;
+  }
+  if (halves[0] == nullptr || halves[1] == nullptr) return std::nullopt;
+  for (Color* c : halves) c->settle();
+  const CellRect a = halves[0]->tile_.cells();
+  const CellRect b = halves[1]->tile_.cells();
+  // Halves across x have different x0; halves across y the same.
+  const CellRect whole = a.x0 != b.x0 ? CellRect{a.x0, a.y0, a.width + b.width, a.height}
+                                      : CellRect{a.x0, a.y0, a.width, a.height + b.height};
+  Color merged = halves[0]->empty_piece(whole);
+  merged.tile_.accept(halves[0]->tile_.particles());
+  merged.tile_.accept(halves[1]->tile_.particles());
+  merged.advanced_ = std::max(halves[0]->advanced_, halves[1]->advanced_);
+  return merged;
+}
+
+void Color::on_arrived() { directory_.local()->count_arrival(); }
 
 double Color::take_exchange_seconds() {
   const double seconds = exchange_s_;

@@ -61,6 +61,11 @@ ParseResult parse_options(int argc, const char* const* argv) {
                  "rank's share of the particles, then balance) or off")
       ->check(CLI::IsMember({"auto", "off"}))
       ->capture_default_str();
+  app.add_option("--color_loads", options.color_loads,
+                 "AMT mode: the loads the balancer sees: measured (each color's update time) or particles (each "
+                 "color's particle count times the seconds per particle the ranks measured in the phase)")
+      ->check(CLI::IsMember({"measured", "particles"}))
+      ->capture_default_str();
   app.add_option("--checkpoint_every", options.checkpoint_every,
                  "AMT mode: checkpoint every N steps into --tessera_checkpoint_dir (0: never)")
       ->capture_default_str();
@@ -88,6 +93,11 @@ ParseResult parse_options(int argc, const char* const* argv) {
     if (options.checkpoint_every > 0 && !apps::has_flag(options.tessera_args, "--tessera_checkpoint_dir")) {
       throw InputError(fmt::format("--checkpoint_every {}: expected --tessera_checkpoint_dir=DIR to say where "
                                    "the checkpoints go", options.checkpoint_every));
+    }
+    if (options.recut == "auto" && (apps::has_flag(options.tessera_args, "--tessera_lb_split_above") ||
+                                    apps::has_flag(options.tessera_args, "--tessera_lb_merge_below"))) {
+      throw InputError("--recut auto moves the cuts of whole colors and cannot be combined with "
+                       "--tessera_lb_split_above or --tessera_lb_merge_below (expected one of them)");
     }
     if (!options.restart.empty()) {
       options.tessera_args.push_back("--tessera_restart=" + options.restart);

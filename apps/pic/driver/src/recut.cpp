@@ -59,7 +59,7 @@ void Recutter::recut(Runtime& rt, const collections::CollectionProxy<Color>& col
   });
   // A color on this rank takes its particles directly; the others get a message each.
   for (const auto& [to, particles] : outgoing) {
-    const collections::Index2D index{to.i, to.j};
+    const collections::Index3D index{to.i, to.j, 0};
     if (Color* local = colors.local(index)) {
       local->tile().accept(particles);
     } else {

@@ -21,6 +21,14 @@ void add_totals(RunSummary& summary) {
     imbalance_sum += r.imbalance;
     particle_imbalance_sum += r.particle_imbalance;
   }
+  double after_sum = 0.0;
+  std::size_t after_count = 0;
+  for (const std::int64_t balanced : summary.balanced_steps) {
+    for (const StepRecord& r : summary.per_step) {
+      if (r.step == balanced + 1) after_sum += r.particle_imbalance, ++after_count;
+    }
+  }
+  summary.mean_imbalance_after_lb = after_count == 0 ? 0.0 : after_sum / static_cast<double>(after_count);
   const auto steps = static_cast<double>(summary.per_step.size());
   summary.mean_imbalance = summary.per_step.empty() ? 0.0 : imbalance_sum / steps;
   summary.mean_particle_imbalance = summary.per_step.empty() ? 0.0 : particle_imbalance_sum / steps;
@@ -55,6 +63,8 @@ void print_summary(const RunSummary& s) {
   fmt::print("  LB time (s)                {:.6f}\n", s.lb_s);
   fmt::print("  migrations                 {} in {} balanced phase(s)\n", s.migrations, s.balanced_phases);
   fmt::print("  color re-cuts              {}\n", s.recuts);
+  fmt::print("  color splits, merges       {}, {}\n", s.splits, s.merges);
+  fmt::print("  mean I after balancing     {:.4f} (particles, the step after each)\n", s.mean_imbalance_after_lb);
 }
 
 std::string summary_json(const RunSummary& s, const Options& options) {
@@ -89,6 +99,9 @@ std::string summary_json(const RunSummary& s, const Options& options) {
                     {"lb_strategy_s", b.lb_strategy_s}, {"lb_migration_s", b.lb_migration_s},
                     {"checkpoint_s", b.checkpoint_s}, {"recut_s", b.recut_s}, {"other_s", s.time.other_s()}};
   j["recuts"] = s.recuts;
+  j["splits"] = s.splits;
+  j["merges"] = s.merges;
+  j["mean_imbalance_after_lb"] = s.mean_imbalance_after_lb;
   return j.dump();
 }
 

@@ -473,6 +473,11 @@ class Collection final : public CollectionBase {
       for (double w : weight) sum += w;
       for (std::size_t k = 0; k < pieces.size(); ++k) {
         const double share = sum > 0.0 ? load * weight[k] / sum : load / static_cast<double>(pieces.size());
+        // A piece split again knows its index and collection, as a live element does.
+        Element<T, N>& base = pieces[k].second;
+        base.collection_ = this;
+        base.index_ = pieces[k].first;
+        base.linear_ = checked_linear(pieces[k].first);
         if (share > split_load && split_value(pieces[k].second, share, split_load, depth - 1, leaves, loads)) continue;
         leaves.push_back(std::move(pieces[k]));
         loads.push_back(share);

@@ -1,13 +1,15 @@
 #pragma once
 /// A color of the AMT mode: one tile of the overdecomposed grid as a migratable collection element.
 ///
-/// The collection is 2-D with bounds (tiles_x, tiles_y) of Decomposition::colors(); the element at
-/// index (i, j) owns tile (i, j). One step of a color is one handler, `advance(step)`, delivered by
+/// The collection is 3-D with bounds (tiles_x, tiles_y, pieces) of Decomposition::colors(); the
+/// element at index (i, j, p - 1) owns piece p of tile (i, j) (color_pieces.hpp): piece 1, the
+/// whole tile, unless colors split and merge at balancings. One step of a color is one handler, `advance(step)`, delivered by
 /// a broadcast: it first accepts the particles its neighbours sent during the previous step, then
 /// moves every particle (the timed particle update, and therefore the color's load in the phase),
 /// then hands each non-empty bucket of departures to the neighbour color in that direction: as an
 /// element message, `arrive(step, bytes)`, or, when that color is on this rank, by calling it
-/// (take_arrivals). Local deliveries are therefore not messages: the LB data's communication
+/// (take_arrivals). Whole colors send by direction to their 8 neighbours; split colors send each
+/// particle to the color the rank's ColorDirectory names for its cell. Local deliveries are therefore not messages: the LB data's communication
 /// edges count only the particles that cross ranks.
 ///
 /// Arrivals are tagged with the step that produced them because a neighbour may run step s before
@@ -15,7 +17,13 @@
 /// own, or they would move twice. Arrivals of a step this color has moved already join its tile
 /// at once. The inbox is part of the migrated state, so a color can move between ranks
 /// with particles still waiting in it.
+///
+/// Split and merge (--tessera_lb_split_above / _merge_below, issue 41): split() divides the
+/// color's cells along its longer side, and its particles with them, into pieces 2p and 2p + 1;
+/// merge() joins the two halves of piece p on one rank back into piece p. A particle's path does
+/// not depend on which color holds it, so the results stay bit-for-bit the SPMD run's.
 #include <array>
+#include <optional>
 #include <cstdint>
 #include <span>
 #include <string_view>
@@ -27,6 +35,7 @@
 #include <tessera/collections.hpp>
 
 #include "tessera/pic/color_cuts.hpp"
+#include "tessera/pic/driver/color_directory.hpp"
 #include "tessera/pic/particle.hpp"
 #include "tessera/pic/tile.hpp"
 #include "tessera/pic/timing.hpp"
@@ -44,7 +53,7 @@ struct ArrivalBatch {
   }
 };
 
-class Color : public collections::Element<Color, 2> {
+class Color : public collections::Element<Color, 3> {
  public:
   /// The element type's name in checkpoints (stable across compilers and refactorings).
   static constexpr std::string_view checkpoint_tag = "tessera.pic.Color";
@@ -52,8 +61,10 @@ class Color : public collections::Element<Color, 2> {
   /// The state a migration deserializes into.
   Color() = default;
 
-  /// An empty color for tile `idx` = (i, j) of a tiles_x x tiles_y grid of side `grid_size` cells.
-  Color(const collections::Index2D& idx, std::int64_t grid_size, std::int64_t tiles_x, std::int64_t tiles_y);
+  /// An empty color for piece idx[2] + 1 of tile (idx[0], idx[1]) of a tiles_x x tiles_y grid of
+  /// side `grid_size` cells; `directory`: the object group its handlers route particles with.
+  Color(const collections::Index3D& idx, std::int64_t grid_size, std::int64_t tiles_x, std::int64_t tiles_y,
+        ObjGroup<ColorDirectory> directory);
 
   Tile& tile() { return tile_; }
   const Tile& tile() const { return tile_; }
@@ -81,6 +92,19 @@ class Color : public collections::Element<Color, 2> {
   /// the same steps as this color's own.
   void adopt(std::span<const std::byte> bytes);
 
+  /// Split (collections/element.hpp): the halves of this color along its longer side, each with
+  /// the particles in its cells; none if it is one cell.
+  std::vector<std::pair<collections::Index3D, Color>> split();
+  /// A piece's share of the load: the particles it holds.
+  double split_weight() const { return static_cast<double>(held()); }
+  /// Piece p > 1 merges into piece p / 2; a whole tile does not merge.
+  std::optional<collections::Index3D> merge_into() const;
+  /// Both halves of piece `into` (on this rank) back into it; nothing if `siblings` are not exactly
+  /// those two halves.
+  static std::optional<Color> merge(const collections::Index3D& into, std::span<Color* const> siblings);
+  /// Counts the migration in the rank's ColorDirectory.
+  void on_arrived();
+
   /// The particle update of the last advance(): time (seconds) and particles moved. Read by the
   /// driver after the step drained and before the phase ends, so it never needs to migrate.
   const UpdateTime& last_update() const { return last_update_; }
@@ -98,17 +122,23 @@ class Color : public collections::Element<Color, 2> {
 
   template <class Archive>
   void serialize(Archive& archive) {
-    archive(tile_, tiles_x_, tiles_y_, inbox_, advanced_);
+    archive(tile_, tiles_x_, tiles_y_, inbox_, advanced_, directory_);
   }
 
  private:
   void accept_before(std::int64_t step);
+  // A color of `cells` with no particles and this one's grid, progress and directory.
+  Color empty_piece(const CellRect& cells) const;
+  void send_by_direction(std::int64_t step, const Departures& out);
+  void send_by_cell(std::int64_t step, const Departures& out, const PieceMap& map);
+  void deliver(std::int64_t step, const collections::Index3D& to, std::span<const Particle> particles);
 
   Tile tile_;
   std::int64_t tiles_x_ = 0;
   std::int64_t tiles_y_ = 0;
   std::vector<ArrivalBatch> inbox_;
   std::int64_t advanced_ = 0;  // the last step this color moved its particles in
+  ObjGroup<ColorDirectory> directory_;
   UpdateTime last_update_{};
   std::uint64_t last_moved_ = 0;
   double exchange_s_ = 0.0;

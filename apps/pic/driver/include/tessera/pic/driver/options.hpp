@@ -4,7 +4,8 @@
 ///     tessera-pic [--mode spmd|amt] [--L 960] [--n 600000] [--k 0] [--m 1] [--steps 300]
 ///                 [--distribution PATCH 0 239 0 239] [--print_every 25] [--report text|json]
 ///                 [--dump_particles FILE] [--step_log FILE] [--colors_per_rank 24]
-///                 [--recut auto|off] [--checkpoint_every N] [--restart DIR]
+///                 [--recut auto|off] [--color_loads measured|particles]
+///                 [--checkpoint_every N] [--restart DIR]
 ///
 /// `--distribution` takes the benchmark's spelling: GEOMETRIC rho | SINUSOIDAL | LINEAR alpha beta
 /// | PATCH xl xr yb yt (inclusive cell bounds). With no arguments the run is the default input of
@@ -20,6 +21,11 @@
 /// `--recut` (AMT only): with a balancer named (`--tessera_lb_name`), `auto` moves the
 /// color boundaries between steps when one color holds more than a quarter of a rank's share of
 /// the particles, and balances right after (recut.hpp); `off` keeps the even split.
+///
+/// `--color_loads` (AMT only): `measured` gives the balancer each color's measured update time;
+/// `particles` gives it each color's particle count times the seconds per particle the ranks
+/// measured in the phase (recut_load_model), the load the color brings to the next phase without
+/// the noise of timing it alone, which split pieces also get (their share of the particles).
 ///
 /// Checkpoints (AMT only): `--checkpoint_every N` checkpoints the colors and the step
 /// after every N-th step into `--tessera_checkpoint_dir` (required with it); `--restart DIR`
@@ -47,6 +53,7 @@ struct Options {
   std::string step_log;           ///< CSV file of the per-step statistics; empty: none
   std::int64_t colors_per_rank = 24;  ///< AMT only: tiles (colors) per rank
   std::string recut = "off";           ///< AMT only: auto (re-cut colors when one is too heavy, recut.hpp) or off
+  std::string color_loads = "measured";  ///< AMT only: measured or particles (the balancer's loads)
   std::int64_t checkpoint_every = 0;   ///< AMT only: checkpoint every N steps (0: never)
   std::string restart;                 ///< AMT only: restart from this checkpoint directory
   std::vector<std::string> tessera_args;  ///< AMT only: the `--tessera_` flags, in order

@@ -27,7 +27,13 @@ struct RunSummary {
   double lb_s = 0.0;             ///< time spent balancing and migrating
   std::uint64_t migrations = 0;  ///< objects migrated
   std::uint64_t balanced_phases = 0;  ///< phases that ran a strategy
+  std::vector<std::int64_t> balanced_steps;  ///< the steps whose phase end ran a strategy
+  /// Mean over balancings of I of particles moved in the step right after each (0 without any):
+  /// what each balancing achieved, measured.
+  double mean_imbalance_after_lb = 0.0;
   std::int64_t recuts = 0;            ///< AMT: times the colors were re-cut (--recut)
+  std::int64_t splits = 0;            ///< AMT: colors split at balancings (--tessera_lb_split_above)
+  std::int64_t merges = 0;            ///< AMT: colors made by merging two (--tessera_lb_merge_below)
   TimeToSolution time;           ///< init_s, total_s and the step loop's breakdown
   std::vector<StepRecord> per_step;  ///< rank 0 only
 };
