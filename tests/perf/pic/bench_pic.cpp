@@ -131,9 +131,9 @@ struct Config {
 
 const std::array<const char*, 2> kStillBalancers = {"GreedyLB", "TemperedLB"};
 constexpr std::int64_t kStillSteps = 50;
-// The split and merge factors of the split_merge runs: split a color above a tenth of a rank's
-// load, merge halves below a quarter of the average color's.
-constexpr const char* kSplitMergeArgs = "--tessera_lb_split_above=0.1 --tessera_lb_merge_below=0.25";
+// The split and merge factors of the split_merge runs: split a color above a quarter of a rank's
+// load, merge halves below half the average color's.
+constexpr const char* kSplitMergeArgs = "--tessera_lb_split_above=0.25 --tessera_lb_merge_below=0.5";
 
 }  // namespace
 

@@ -4,6 +4,7 @@
 #include <cstring>
 #include <limits>
 #include <stdexcept>
+#include <type_traits>
 
 #include "tessera/pic/driver/time_to_solution.hpp"
 #include "tessera/pic/tile_grid.hpp"
@@ -19,6 +20,9 @@ std::span<const Particle> particles_of(std::span<const std::byte> bytes) {
   }
   return {reinterpret_cast<const Particle*>(bytes.data()), bytes.size() / sizeof(Particle)};
 }
+
+// Vectors of colors (a split's pieces) must move them, not copy their particles, as they grow.
+static_assert(std::is_nothrow_move_constructible_v<Color>);
 
 }  // namespace
 
@@ -114,6 +118,7 @@ std::vector<std::pair<collections::Index3D, Color>> Color::split() {
   // Piece numbers p run to the collection's third bound (index p - 1).
   if (!splittable(whole) || 2 * me.piece + 1 > static_cast<std::uint64_t>(proxy().bounds()[2])) return pieces;
   settle();
+  pieces.reserve(2);
   Color first = empty_piece(piece_rect(whole, 2));
   Color second = empty_piece(piece_rect(whole, 3));
   // The tile keeps the first half's particles and hands back the second's.
@@ -147,7 +152,9 @@ std::optional<Color> Color::merge(const collections::Index3D& into, std::span<Co
   const CellRect whole = a.x0 != b.x0 ? CellRect{a.x0, a.y0, a.width + b.width, a.height}
                                       : CellRect{a.x0, a.y0, a.width, a.height + b.height};
   Color merged = halves[0]->empty_piece(whole);
-  merged.tile_.accept(halves[0]->tile_.particles());
+  // The halves are destroyed after this: the first one's particles move, not copy.
+  merged.tile_ = std::move(halves[0]->tile_);
+  merged.tile_.reshape(whole);  // grows; nothing lies outside the whole
   merged.tile_.accept(halves[1]->tile_.particles());
   merged.advanced_ = std::max(halves[0]->advanced_, halves[1]->advanced_);
   return merged;

@@ -38,8 +38,9 @@ class ObjGroup {
   // User-provided copies make the proxy non-trivially copyable on purpose: as a message argument
   // it then travels through save/load as its id, not as its bytes (serialize.hpp copies trivially
   // copyable arguments as bytes, which for the runtime pointer would be the sender's).
-  ObjGroup(const ObjGroup& other) : rt_(other.rt_), id_(other.id_) {}
-  ObjGroup& operator=(const ObjGroup& other) {
+  // noexcept, so that an element holding a proxy moves (not copies) when a vector of them grows.
+  ObjGroup(const ObjGroup& other) noexcept : rt_(other.rt_), id_(other.id_) {}
+  ObjGroup& operator=(const ObjGroup& other) noexcept {
     rt_ = other.rt_;
     id_ = other.id_;
     return *this;
