@@ -153,7 +153,7 @@ TEST_P(PicAmtBalanced, RecutColorsStillEndWithTheSpmdParticles) {
   MPI_Barrier(MPI_COMM_WORLD);
 }
 
-// Split and merge (issue 41): the patch starts inside one color, heavier than a quarter of a rank's
+// Split and merge: the patch starts inside one color, heavier than a quarter of a rank's
 // load, so the first balancing splits it (into pieces down to what the threshold asks); as the
 // patch drifts, light halves on one rank merge again. Particle loads make the decisions
 // independent of timing. Particles change color, never path: the SPMD run's particles, byte for

@@ -37,7 +37,7 @@
 //                                       total_s (bound: 1.15); trace_cost_mpirun_wall is
 //                                       the same for the whole mpirun, which adds rank 0's merge of
 //                                       the ranks' files into trace.json at finalize
-//   split_merge                         colors split and merged at balancings (issue 41), drifting
+//   split_merge                         colors split and merged at balancings, drifting
 //                                       PATCH, TemperedLB at interval auto, --color_loads=particles:
 //                                       mean_imbalance_after_lb (I of particles moved in the step
 //                                       after each balancing, averaged; target at most 0.02) with

@@ -195,7 +195,7 @@ RunSummary run_amt(const Options& options, MPI_Comm parent) {
   collections::Mapper<3> home = [&decomposition, &grid](const Index3D& idx, const Index3D&, int) {
     return static_cast<int>(decomposition->home_rank(grid.index({idx[0], idx[1]})));
   };
-  // Colors split and merge when a balancing may split or merge them (issue 41); re-cutting
+  // Colors split and merge when a balancing may split or merge them; re-cutting
   // moves the cuts of whole colors instead, and the two do not combine.
   const bool reshaping = ctx.lb_flags().reshape().enabled();
   if (reshaping && options.recut != "off") {

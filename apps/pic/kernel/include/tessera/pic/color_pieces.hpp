@@ -1,5 +1,5 @@
 #pragma once
-/// Colors split into pieces (issue 41): each tile of the color grid is the root of a binary tree of
+/// Colors split into pieces: each tile of the color grid is the root of a binary tree of
 /// rectangles, and the colors are the tree's leaves.
 ///
 /// Piece p of a tile is numbered as in a binary heap: the tile itself is piece 1, and splitting

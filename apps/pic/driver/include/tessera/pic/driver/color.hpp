@@ -18,7 +18,7 @@
 /// at once. The inbox is part of the migrated state, so a color can move between ranks
 /// with particles still waiting in it.
 ///
-/// Split and merge (--tessera_lb_split_above / _merge_below, issue 41): split() divides the
+/// Split and merge (--tessera_lb_split_above / _merge_below): split() divides the
 /// color's cells along its longer side, and its particles with them, into pieces 2p and 2p + 1;
 /// merge() joins the two halves of piece p on one rank back into piece p. A particle's path does
 /// not depend on which color holds it, so the results stay bit-for-bit the SPMD run's.
