@@ -6,6 +6,10 @@
 
 namespace tessera::lb {
 
+Rank staying_ranks(const comm::Backend& backend, std::span<const StrategyInput> hosted) {
+  return hosted.empty() || hosted.front().staying <= 0 ? backend.size() : static_cast<Rank>(hosted.front().staying);
+}
+
 void check_hosted_inputs(const comm::Backend& backend, std::span<const StrategyInput> hosted) {
   const auto ranks = backend.local_ranks();
   if (hosted.size() != ranks.size()) {

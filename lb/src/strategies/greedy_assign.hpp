@@ -24,13 +24,15 @@ struct Descriptor {
 struct Bin {
   Rank rank = no_rank;     // the rank (or subtree root) it stands for
   double load = 0.0;       // seconds, including what was assigned
-  std::int64_t size = 1;   // ranks behind it
+  std::int64_t size = 1;   // ranks behind it (0: only ranks that leave, never a destination)
   // Bytes it may still take under the memory limits (work_model.hpp): the rank's limit less its
   // memory, or for a subtree the largest of its ranks'; +inf without limits. Assignments deduct
   // their Descriptor::memory, an upper bound, so a limit is never broken (and a subtree can always
   // place what it accepted on its rank of largest headroom).
   double headroom = std::numeric_limits<double>::infinity();
-  double average() const { return load / static_cast<double>(size); }
+  double average() const {
+    return size > 0 ? load / static_cast<double>(size) : std::numeric_limits<double>::infinity();
+  }
 };
 
 struct Assignment {

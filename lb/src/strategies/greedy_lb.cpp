@@ -71,13 +71,16 @@ Plan GreedyLB::run(comm::Backend& backend, std::span<const StrategyInput> hosted
 
   const double total = team.allreduce(comm::ReduceOp::sum, [](GreedyRank& self) { return self.input->load(); });
   const double threshold = options_.mode == Mode::full ? -std::numeric_limits<double>::infinity()
-                                                       : options_.c * total / ranks;
+                                                       : options_.c * total / staying_ranks(backend, hosted);
 
   team.step([&](GreedyRank& self, comm::Communicator& ctx) {
     ShedReport shed;
     shed.remaining = self.input->load();
-    shed.tasks = detail::shed_smallest(self.input->objects, ctx.rank(), shed.remaining, threshold);
-    shed.headroom = detail::rank_headroom(options_.work, *self.input);
+    // A leaving rank gives everything away and, with no headroom, is never given anything.
+    const bool leaving = self.input->leaving;
+    shed.tasks = detail::shed_smallest(self.input->objects, ctx.rank(), shed.remaining,
+                                       leaving ? -std::numeric_limits<double>::infinity() : threshold);
+    shed.headroom = leaving ? -std::numeric_limits<double>::infinity() : detail::rank_headroom(options_.work, *self.input);
     ctx.send(root, report, shed);
   });
   team.run_until_quiet();

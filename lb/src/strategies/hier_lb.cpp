@@ -110,11 +110,16 @@ struct HierRank {
   // precedes the sweep first, and this rank ran its report while finishing that allreduce): what
   // arrived stays in the pool, and the sweep goes on only once this rank has started too.
   void start(comm::Communicator& ctx) {
+    // A leaving rank gives everything away and, with no headroom, is never given anything.
+    constexpr double none = -std::numeric_limits<double>::infinity();
     double remaining = input->load();
-    std::vector<Descriptor> own = detail::shed_smallest(input->objects, ctx.rank(), remaining, shared->shed_above);
+    std::vector<Descriptor> own =
+        detail::shed_smallest(input->objects, ctx.rank(), remaining, input->leaving ? none : shared->shed_above);
     ranks.shed = !own.empty();
     ranks.pool.insert(ranks.pool.end(), own.begin(), own.end());
-    ranks.bins[0] = Bin{ctx.rank(), remaining, 1, detail::rank_headroom(*shared->work, *input)};
+    // A leaving rank counts no rank in its subtree's average: the objects go to those that stay.
+    ranks.bins[0] = Bin{ctx.rank(), remaining, input->leaving ? 0 : 1,
+                        input->leaving ? none : detail::rank_headroom(*shared->work, *input)};
     started = true;
     if (ranks.complete()) finish_up(ctx);
   }
@@ -291,8 +296,9 @@ Plan HierLB::run(comm::Backend& backend, std::span<const StrategyInput> hosted) 
   shared.down_nodes = team.handler<&HierRank::on_down_nodes>();
 
   const double total = team.allreduce(comm::ReduceOp::sum, [](HierRank& self) { return self.input->load(); });
-  shared.shed_above = options_.c * total / ranks;
-  shared.serve_below = options_.d * total / ranks;
+  const Rank staying = staying_ranks(backend, hosted);
+  shared.shed_above = options_.c * total / staying;
+  shared.serve_below = options_.d * total / staying;
 
   team.step([](HierRank& self, comm::Communicator& ctx) { self.start(ctx); });
   team.run_until_quiet();

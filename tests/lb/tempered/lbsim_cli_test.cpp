@@ -136,6 +136,22 @@ TEST(LbsimCli, SplitAndMergeBeforeTheStrategy) {
   EXPECT_NE(table.out.find("split "), std::string::npos) << table.out;
 }
 
+TEST(LbsimCli, LeavingRanksAreEmptiedAndTheRestBalanced) {
+  // The LBAF toy on its 16 ranks, ranks 0, 7 and 15 leaving: each strategy empties them, and the
+  // final imbalance is over the 13 that stay.
+  for (const char* strategy : {"GreedyLB", "HierLB", "TemperedLB"}) {
+    SCOPED_TRACE(strategy);
+    const auto r = lbsim("--data " + toy + " --strategy " + strategy + " --leaving 15,0,7 --report=json");
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const auto j = nlohmann::json::parse(last_line(r.out));
+    EXPECT_EQ(j["leaving"], nlohmann::json::parse("[0, 7, 15]"));
+    EXPECT_EQ(j["left_on_leaving"].get<int>(), 0);
+    EXPECT_LT(j["final_imbalance"].get<double>(), j["initial_imbalance"].get<double>());
+  }
+  const auto table = lbsim("--data " + toy + " --strategy GreedyLB --leaving 3");
+  EXPECT_NE(table.out.find("shrink: ranks 3 leave; objects left on them: 0"), std::string::npos) << table.out;
+}
+
 void expect_error(const std::string& args, const std::string& message) {
   SCOPED_TRACE(args);
   const auto r = lbsim(args);
@@ -148,6 +164,12 @@ TEST(LbsimCli, BadInputsFailWithOneClearMessage) {
   expect_error("--data " + toy + " --phase 7", "--phase 7: the data has no such phase; phases: 0");
   expect_error("--synthetic 'objects=ten'", "--synthetic: objects=ten: expected an integer >= 0");
   expect_error("--synthetic '' --strategy NoSuchLB", "unknown LB strategy 'NoSuchLB'");
+  expect_error("--data " + toy + " --leaving 3", "--leaving needs --strategy NAME");
+  expect_error("--data " + toy + " --strategy GreedyLB --leaving 16", "--leaving 16: expected a rank in [0, 16)");
+  expect_error("--data " + toy + " --strategy GreedyLB --leaving 2,2", "--leaving names rank 2 twice");
+  expect_error("--data " + toy + " --strategy GreedyLB --leaving 0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15",
+               "--leaving names every rank");
+  expect_error("--data " + toy + " --strategy GreedyLB --leaving one", "--leaving");
   expect_error("--synthetic '' --strategy TemperedLB --args 'fanout=0'", "TemperedLB: fanout=0: expected");
   expect_error("--synthetic '' --strategy TemperedLB --args 'speed=3'", "TemperedLB: unknown key 'speed'");
   expect_error("--synthetic '' --work 'alpha=one'", "--work: alpha=one: expected a number");

@@ -30,6 +30,7 @@ struct Options {
   std::string out;                       // DIR/STEM for the balanced placement
   Network network;                       // prices the modelled wall time
   lb::ReshapeOptions reshape;            // --split_above, --merge_below (lb/reshape.hpp)
+  std::vector<lb::Rank> leaving;         // --leaving: ranks that leave (lb/evacuate.hpp)
 };
 
 // Parses argv. Returns nullopt after printing help (exit code 0 in *exit_code) or a usage error
@@ -47,6 +48,8 @@ struct Run {
   Network network;
   std::int64_t peak_rss_bytes = 0;  // the whole lbsim process's, input included
   std::optional<lb::ReshapeCounts> reshape;  // what split and merge did, when asked for
+  std::vector<lb::Rank> leaving;             // the ranks that left (--leaving), ascending
+  std::int64_t left_on_leaving = 0;          // objects still on them after the plan (not migratable)
 };
 
 void print_table(std::ostream& out, const Run& run, bool stats);

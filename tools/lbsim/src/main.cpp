@@ -6,6 +6,8 @@
 
 #include <algorithm>
 #include <iostream>
+#include <stdexcept>
+#include <string>
 #include <string_view>
 
 #include "app.hpp"
@@ -17,6 +19,24 @@
 namespace {
 
 using namespace tessera;
+
+// Marks the ranks of --leaving in `inputs` and the staying count in every input; returns them
+// ascending. Throws std::invalid_argument for a rank outside the inputs, one named twice, or all.
+std::vector<lb::Rank> mark_leaving(std::vector<lb::StrategyInput>& inputs, std::vector<lb::Rank> leaving) {
+  std::sort(leaving.begin(), leaving.end());
+  for (std::size_t i = 0; i < leaving.size(); ++i) {
+    const lb::Rank r = leaving[i];
+    if (r < 0 || static_cast<std::size_t>(r) >= inputs.size())
+      throw std::invalid_argument("--leaving " + std::to_string(r) + ": expected a rank in [0, " +
+                                  std::to_string(inputs.size()) + ")");
+    if (i > 0 && leaving[i - 1] == r) throw std::invalid_argument("--leaving names rank " + std::to_string(r) + " twice");
+  }
+  if (leaving.size() == inputs.size())
+    throw std::invalid_argument("--leaving names every rank (expected at least one to stay)");
+  for (lb::Rank r : leaving) inputs[static_cast<std::size_t>(r)].leaving = true;
+  for (auto& input : inputs) input.staying = static_cast<std::int64_t>(inputs.size() - leaving.size());
+  return leaving;
+}
 
 int run_lbsim(const lbsim::app::Options& options) {
   std::unique_ptr<lb::Strategy> strategy;
@@ -38,12 +58,15 @@ int run_lbsim(const lbsim::app::Options& options) {
   run.phase = options.phase ? *options.phase : (ids.empty() ? 0 : ids.front());
   auto inputs = lbsim::predicted_inputs(data, run.phase, lb::parse_load_model(options.model), options.ranks);
   if (options.reshape.enabled()) run.reshape = lb::reshape(inputs, options.reshape);
+  if (!options.leaving.empty()) run.leaving = mark_leaving(inputs, options.leaving);
   for (const auto& rank : inputs) run.objects += static_cast<std::int64_t>(rank.objects.size());
   const lb::NodeMap nodes = lbsim::phase_nodes(data, options.ranks, options.ranks_per_node);
   run.nodes = nodes.node.empty() ? static_cast<std::int64_t>(inputs.size())
                                  : *std::max_element(nodes.node.begin(), nodes.node.end()) + std::int64_t{1};
   if (strategy) run.strategy = options.strategy + (options.args.empty() ? "" : " " + options.args);
   run.result = lbsim::simulate(strategy.get(), inputs, work, nodes);
+  for (lb::Rank r : run.leaving)
+    run.left_on_leaving += static_cast<std::int64_t>(run.result.balanced[static_cast<std::size_t>(r)].objects.size());
   run.network = options.network;
   rusage usage{};
   getrusage(RUSAGE_SELF, &usage);

@@ -48,6 +48,10 @@ std::optional<Options> parse_options(int argc, char** argv, int* exit_code) {
                  "before the strategy, merge in pairs (by id) the objects of one rank lighter than F x the average "
                  "object load, as --tessera_lb_merge_below does live")
       ->check(CLI::PositiveNumber);
+  cli.add_option("--leaving", o.leaving,
+                 "ranks that leave at this balancing, R,R,... (an elastic shrink): every migratable object moves off "
+                 "them and none moves onto them; needs --strategy")
+      ->delimiter(',');
   cli.add_flag("--stats", o.stats, "per-phase rank-work statistics of every phase, no balancing needed");
   std::string report = "table";
   cli.add_option("--report", report, "output: table (for people) or json (one line, last)")
@@ -86,6 +90,11 @@ std::optional<Options> parse_options(int argc, char** argv, int* exit_code) {
     (void)lb::parse_load_model(o.model);
   } catch (const lb::ArgumentError& e) {
     std::cerr << "lbsim: --model " << o.model << ": expected persistence, median:N or linear:N (N an integer in [1, 1000])\n";
+    *exit_code = 2;
+    return std::nullopt;
+  }
+  if (!o.leaving.empty() && o.strategy.empty()) {
+    std::cerr << "lbsim: --leaving needs --strategy NAME (the strategy places what the leaving ranks held)\n";
     *exit_code = 2;
     return std::nullopt;
   }

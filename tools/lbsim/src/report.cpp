@@ -3,6 +3,7 @@
 #include <ostream>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <nlohmann/json.hpp>
 
 #include "app.hpp"
@@ -24,6 +25,9 @@ void print_table(std::ostream& out, const Run& run, bool stats) {
                          p.work.imbalance());
     }
   }
+  if (!run.leaving.empty())
+    out << fmt::format("shrink: ranks {} leave; objects left on them: {} (not migratable)\n", fmt::join(run.leaving, ","),
+                       run.left_on_leaving);
   if (run.reshape)
     out << fmt::format("split {} objects into {} pieces; merged {} objects into {}\n", run.reshape->splits,
                        run.reshape->pieces, run.reshape->merged, run.reshape->merges);
@@ -101,6 +105,10 @@ std::string json_line(const Run& run) {
   j["modelled_s"] = modelled_seconds(t, run.network);
   j["peak_rss_bytes"] = run.peak_rss_bytes;
   j["stopped_at_lower_bound"] = r.iterations ? r.iterations->stopped_at_bound : false;
+  if (!run.leaving.empty()) {
+    j["leaving"] = run.leaving;
+    j["left_on_leaving"] = run.left_on_leaving;
+  }
   if (run.reshape) {
     j["splits"] = run.reshape->splits;
     j["pieces"] = run.reshape->pieces;

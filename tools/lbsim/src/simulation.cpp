@@ -9,6 +9,7 @@
 
 #include <fmt/format.h>
 
+#include "tessera/lb/evacuate.hpp"
 #include "tessera/lb/virtual_backend.hpp"
 #include "tessera/lbsim/synthetic.hpp"
 
@@ -143,15 +144,20 @@ SimResult simulate(lb::Strategy* strategy, const std::vector<lb::StrategyInput>&
     lb::comm::VirtualBackend backend(static_cast<lb::Rank>(inputs.size()), lb::comm::VirtualBackend::CpuTiming::wall,
                                      nodes);
     const auto start = std::chrono::steady_clock::now();
-    result.plan = strategy->run(backend, inputs);
+    const bool shrinking = std::any_of(inputs.begin(), inputs.end(), [](const lb::StrategyInput& r) { return r.leaving; });
+    result.plan = shrinking ? lb::run_shrinking(*strategy, backend, inputs) : strategy->run(backend, inputs);
     result.strategy_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     result.traffic = traffic_of(backend);
     if (const auto* tempered = dynamic_cast<const lb::TemperedLB*>(strategy)) result.iterations = tempered->report();
   }
   result.migrations = static_cast<std::int64_t>(result.plan.migrations.size());
   result.balanced = lb::apply_plan(inputs, result.plan);
-  const auto after = work.rank_work(result.balanced, inputs, nodes);  // shared blocks homed where they started
-  result.after = lb::Statistics::of(after);
+  auto after = work.rank_work(result.balanced, inputs, nodes);  // shared blocks homed where they started
+  // After a shrink the job runs on the staying ranks: the leaving ones are not part of its balance.
+  std::vector<double> staying;
+  for (std::size_t r = 0; r < after.size(); ++r)
+    if (!inputs[r].leaving) staying.push_back(after[r]);
+  result.after = lb::Statistics::of(staying.size() == after.size() ? after : staying);
   result.memory_violations_before = lb::memory_violations(work, inputs);
   result.memory_violations_after = lb::memory_violations(work, result.balanced);
   result.limited = std::any_of(inputs.begin(), inputs.end(),

@@ -186,6 +186,12 @@ struct StrategyInput {
   double working_bytes = 0.0;               // the rank's own memory (rank_working_bytes), bytes
   std::optional<double> rank_alpha;         // seconds of work per second of load on this rank
   std::optional<double> memory_limit;       // bytes; the metadata's per-rank limit
+  // Elastic shrink: this rank leaves at this balancing. No strategy moves an object onto it, and
+  // run_shrinking (evacuate.hpp) first moves every migratable object off it.
+  bool leaving = false;
+  // The ranks that stay at this balancing, the same in every rank's input; 0: every rank. The
+  // strategies' average load is over these.
+  std::int64_t staying = 0;
 
   double load() const;  // sum of object loads, seconds
 };

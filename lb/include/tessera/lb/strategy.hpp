@@ -30,6 +30,10 @@ class Strategy {
   virtual const WorkModel* work_model() const { return nullptr; }
 };
 
+// The ranks an average load is taken over: the staying ranks of a shrink (StrategyInput::staying,
+// the same in every input), else every rank of `backend`.
+Rank staying_ranks(const comm::Backend& backend, std::span<const StrategyInput> hosted);
+
 // Shared precondition check of Strategy::run implementations.
 void check_hosted_inputs(const comm::Backend& backend, std::span<const StrategyInput> hosted);
 

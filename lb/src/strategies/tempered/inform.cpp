@@ -41,7 +41,7 @@ bool TemperedRank::knowledge_read_later(int round) const {
 
 void TemperedRank::inform(comm::Communicator& ctx) {
   const double own = value();
-  if (own < shared_->average) {
+  if (underloaded()) {
     const PeerBlocks blocks = shared_->blocks ? own_blocks() : PeerBlocks{};
     known_.add(rank_, own, shared_->size, headroom(), &blocks);
     Random random = stream(Stage::inform, 0);
@@ -71,7 +71,7 @@ void TemperedRank::end_step(comm::Communicator& ctx, int round) {
 
 void TemperedRank::report_underload(comm::Communicator& ctx) {
   const double own = value();
-  if (own < shared_->average)
+  if (underloaded())
     ctx.send(0, shared_->underload, LoadReport{own, headroom(), shared_->blocks ? own_blocks() : PeerBlocks{}});
 }
 

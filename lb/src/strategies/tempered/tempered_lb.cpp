@@ -57,7 +57,7 @@ void update_average(Team& team, Shared& shared) {
     const double whole = std::floor(v);
     return std::vector<std::int64_t>{static_cast<std::int64_t>(whole), std::llround((v - whole) * unit)};
   });
-  shared.average = (static_cast<double>(total[0]) + static_cast<double>(total[1]) / unit) / static_cast<double>(shared.size);
+  shared.average = (static_cast<double>(total[0]) + static_cast<double>(total[1]) / unit) / static_cast<double>(shared.staying);
 }
 
 // Work model with beta or gamma != 0: every recorded edge reaches the holders of its ends (and,
@@ -116,7 +116,8 @@ Plan TemperedLB::run(comm::Backend& backend, std::span<const StrategyInput> host
   if (shared.modeled && (options_.work.beta != 0.0 || options_.work.gamma != 0.0)) exchange_edges(team, shared);
 
   const double total = team.allreduce(comm::ReduceOp::sum, [](TemperedRank& self) { return self.load(); });
-  shared.average = total / static_cast<double>(shared.size);
+  shared.staying = staying_ranks(backend, hosted);
+  shared.average = total / static_cast<double>(shared.staying);
   update_average(team, shared);
 
   report_ = TemperedReport{};

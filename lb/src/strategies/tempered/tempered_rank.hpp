@@ -25,6 +25,7 @@ namespace tessera::lb::tempered {
 struct Shared {
   const TemperedOptions* options = nullptr;
   Rank size = 0;
+  Rank staying = 0;        // ranks that stay (StrategyInput::staying): the average is over these
   int rounds = 0;          // k
   double average = 0.0;    // l_ave, seconds
   std::int64_t underloaded = 0;  // ranks below l_ave this iteration: a rank knowing them all
@@ -71,7 +72,8 @@ class TemperedRank {
   double largest_object() const;  // the largest object load held, seconds (0 with none)
   // What the balancer evens out: load, or work when the model is on (seconds).
   double value() const { return shared_->modeled ? modeled().work() : load(); }
-  bool underloaded() const { return value() < shared_->average; }
+  // A leaving rank (StrategyInput::leaving) is never underloaded, so nothing is sent to it.
+  bool underloaded() const { return !input_->leaving && value() < shared_->average; }
   // Whether this rank's input needs the work model (load_only_here false, or a memory limit).
   bool needs_model() const;
   bool has_limit() const { return std::isfinite(limit_); }

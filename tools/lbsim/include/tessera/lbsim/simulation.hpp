@@ -59,7 +59,7 @@ double modelled_seconds(const Traffic& traffic, const Network& network);
 
 struct SimResult {
   lb::Statistics before;          // rank work, before balancing
-  lb::Statistics after;           // rank work, with the plan applied
+  lb::Statistics after;           // rank work, with the plan applied (the staying ranks only after a shrink)
   // Bounds in the quantity reported beside them (work): no placement has a lower maximum rank
   // work than lower_bound_max_work, nor (with beta = 0) a lower I of work than lower_bound. With
   // beta > 0 the average work itself depends on the placement, so there is no I bound (nullopt).
