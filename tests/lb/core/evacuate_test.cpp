@@ -20,14 +20,8 @@ namespace tessera::lb {
 namespace {
 
 using testing::make_ranks;
+using testing::mark_leaving;
 using testing::move;
-
-void mark_leaving(std::vector<StrategyInput>& ranks, const std::set<Rank>& leaving) {
-  for (auto& r : ranks) {
-    r.leaving = leaving.contains(r.rank);
-    r.staying = static_cast<std::int64_t>(ranks.size() - leaving.size());
-  }
-}
 
 Plan shrink(Strategy& strategy, const std::vector<StrategyInput>& ranks) {
   comm::VirtualBackend backend(static_cast<Rank>(ranks.size()));

@@ -7,18 +7,12 @@
 
 #include <gtest/gtest.h>
 
+#include "live_main.hpp"
+
 namespace tessera::lb::comm::testing {
 namespace {
 
-// Set once by main before any test runs: the suite's factory has no arguments.
-struct LiveServices {
-  Runtime* runtime = nullptr;
-  Termination* termination = nullptr;
-};
-LiveServices& services() {
-  static LiveServices s;
-  return s;
-}
+using live_testing::services;
 
 struct LiveFactory {
   static std::unique_ptr<Backend> make() {
@@ -53,16 +47,4 @@ TEST(LiveBackend, EveryMessageOfAStepIsHandledBeforeQuietReturns) {
 }  // namespace
 }  // namespace tessera::lb::comm::testing
 
-int main(int argc, char** argv) {
-  tessera::Runtime rt(argc, argv);
-  tessera::TerminationFlags flags;
-  tessera::Termination termination(rt, flags);
-  tessera::lb::comm::testing::services() = {&rt, &termination};
-  ::testing::InitGoogleTest(&argc, argv);
-  if (rt.rank() != 0) {
-    auto& listeners = ::testing::UnitTest::GetInstance()->listeners();
-    delete listeners.Release(listeners.default_result_printer());
-  }
-  const int failed = RUN_ALL_TESTS();
-  return rt.collectives().allreduce(failed, tessera::op::max{});
-}
+int main(int argc, char** argv) { return tessera::lb::live_testing::run_all_tests(argc, argv); }

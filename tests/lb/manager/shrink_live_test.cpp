@@ -10,6 +10,8 @@
 
 #include <gtest/gtest.h>
 
+#include "live_main.hpp"
+
 #include <set>
 
 #include "../support/lb_inputs.hpp"
@@ -18,23 +20,10 @@ namespace tessera::lb {
 namespace {
 
 using testing::make_ranks;
+using testing::mark_leaving;
 using testing::move;
 
-struct LiveServices {
-  Runtime* runtime = nullptr;
-  Termination* termination = nullptr;
-};
-LiveServices& services() {
-  static LiveServices s;
-  return s;
-}
-
-void mark_leaving(std::vector<StrategyInput>& ranks, const std::set<Rank>& leaving) {
-  for (auto& r : ranks) {
-    r.leaving = leaving.contains(r.rank);
-    r.staying = static_cast<std::int64_t>(ranks.size() - leaving.size());
-  }
-}
+using live_testing::services;
 
 Plan shrink_live(Strategy& strategy, const std::vector<StrategyInput>& ranks) {
   lb::LiveBackend backend(*services().runtime, *services().termination);
@@ -75,16 +64,4 @@ TEST(ShrinkLive, EveryDeterministicStrategyGivesTheVirtualPlan) {
 }  // namespace
 }  // namespace tessera::lb
 
-int main(int argc, char** argv) {
-  tessera::Runtime rt(argc, argv);
-  tessera::TerminationFlags flags;
-  tessera::Termination termination(rt, flags);
-  tessera::lb::services() = {&rt, &termination};
-  ::testing::InitGoogleTest(&argc, argv);
-  if (rt.rank() != 0) {
-    auto& listeners = ::testing::UnitTest::GetInstance()->listeners();
-    delete listeners.Release(listeners.default_result_printer());
-  }
-  const int failed = RUN_ALL_TESTS();
-  return rt.collectives().allreduce(failed, tessera::op::max{});
-}
+int main(int argc, char** argv) { return tessera::lb::live_testing::run_all_tests(argc, argv); }

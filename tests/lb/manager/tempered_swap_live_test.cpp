@@ -9,6 +9,8 @@
 
 #include <gtest/gtest.h>
 
+#include "live_main.hpp"
+
 #include "../support/lb_inputs.hpp"
 
 namespace tessera::lb {
@@ -17,14 +19,7 @@ namespace {
 using testing::make_ranks;
 using testing::move;
 
-struct LiveServices {
-  Runtime* runtime = nullptr;
-  Termination* termination = nullptr;
-};
-LiveServices& services() {
-  static LiveServices s;
-  return s;
-}
+using live_testing::services;
 
 // Runs `args` on this process's rank of `ranks`; returns the moves of this rank's objects.
 Plan run_live(TemperedLB& lb, const std::vector<StrategyInput>& ranks) {
@@ -72,16 +67,4 @@ TEST(TemperedSwapLive, OffersAreJudgedMostLoadedSenderFirst) {
 }  // namespace
 }  // namespace tessera::lb
 
-int main(int argc, char** argv) {
-  tessera::Runtime rt(argc, argv);
-  tessera::TerminationFlags flags;
-  tessera::Termination termination(rt, flags);
-  tessera::lb::services() = {&rt, &termination};
-  ::testing::InitGoogleTest(&argc, argv);
-  if (rt.rank() != 0) {
-    auto& listeners = ::testing::UnitTest::GetInstance()->listeners();
-    delete listeners.Release(listeners.default_result_printer());
-  }
-  const int failed = RUN_ALL_TESTS();
-  return rt.collectives().allreduce(failed, tessera::op::max{});
-}
+int main(int argc, char** argv) { return tessera::lb::live_testing::run_all_tests(argc, argv); }

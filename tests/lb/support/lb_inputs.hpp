@@ -3,6 +3,7 @@
 #include "tessera/lb/model.hpp"
 
 #include <cstdint>
+#include <set>
 #include <vector>
 
 namespace tessera::lb::testing {
@@ -20,5 +21,13 @@ inline std::vector<StrategyInput> make_ranks(const std::vector<std::vector<doubl
 
 // The migration of object `id` (a packed id, as make_ranks numbers them) from `from` to `to`.
 inline Migration move(std::uint64_t id, Rank from, Rank to) { return Migration{ObjectId::packed(id), from, to}; }
+
+// Marks `leaving` as leaving an elastic shrink and the staying count in every input (evacuate.hpp).
+inline void mark_leaving(std::vector<StrategyInput>& ranks, const std::set<Rank>& leaving) {
+  for (auto& r : ranks) {
+    r.leaving = leaving.contains(r.rank);
+    r.staying = static_cast<std::int64_t>(ranks.size() - leaving.size());
+  }
+}
 
 }  // namespace tessera::lb::testing
