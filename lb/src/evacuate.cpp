@@ -76,20 +76,12 @@ struct EvacuationRank {
   }
 };
 
-// A strategy's move of an object that arrived by evacuation, sent to the rank it left.
-struct Onward {
-  std::vector<Migration> moves;
-  template <class A>
-  void serialize(A& ar) {
-    ar(moves);
-  }
-};
-
 struct ComposeRank {
   std::unordered_map<ObjectId, Rank, ObjectIdHash> arrived;  // evacuated here: object -> its leaving rank
   std::vector<Migration> plan;  // the evacuation's moves of this rank's objects, then the final plan
 
-  void on_onward(comm::Communicator&, const Onward& onward) {
+  // The strategy's moves of objects that arrived by evacuation, sent back to the rank they left.
+  void on_onward(comm::Communicator&, const MoveOrder& onward) {
     for (const Migration& next : onward.moves) {
       const auto it = std::find_if(plan.begin(), plan.end(), [&](const Migration& m) { return m.object == next.object; });
       if (it != plan.end()) it->to = next.to;
@@ -175,7 +167,7 @@ Plan run_shrinking(Strategy& strategy, comm::Backend& backend, std::span<const S
   const auto onward = team.handler<&ComposeRank::on_onward>();
   // A strategy's move of an evacuated object is the leaving rank's to make, to the final rank.
   team.step([&](ComposeRank& self, comm::Communicator& ctx) {
-    std::map<Rank, Onward> out;
+    std::map<Rank, MoveOrder> out;
     for (const Migration& m : placed.migrations) {
       if (m.from != ctx.rank()) continue;
       const auto it = self.arrived.find(m.object);
