@@ -112,26 +112,6 @@ void print_header(const Options& options, const TileGrid& grid, int ranks, std::
   std::fflush(stdout);
 }
 
-// Re-cuts the colors if the rule says so (recut.hpp); if it did, the phase ending now balances the
-// new colors with loads predicted from their particle counts at the ranks' measured seconds per
-// particle (summed over ranks: a rank whose colors were all empty measured no rate of its own).
-bool recut_and_request_balancing(Context& ctx, Recutter& recutter, const collections::CollectionProxy<Color>& colors,
-                                 const RankSample& mine, bool balancer_stuck, Breakdown& parts) {
-  const Clock::time_point start = Clock::now();
-  const bool recut = recutter.maybe_recut(ctx.runtime(), colors, balancer_stuck);
-  if (recut) {
-    const bool cpu = ctx.collection_flags().clock() == collections::LoadClock::cpu;
-    std::array<double, 2> work{cpu ? mine.update.cpu_s : mine.update.wall_s, static_cast<double>(mine.particles)};
-    MPI_Allreduce(MPI_IN_PLACE, work.data(), 2, MPI_DOUBLE, MPI_SUM, recutter.comm());
-    std::unordered_map<std::uint64_t, std::uint64_t> counts;
-    colors.manager().for_each_local([&counts](const Color& c) { counts[c.linear_id()] = c.held(); });
-    ctx.lb().set_load_model(recut_load_model(std::move(counts), work[1] > 0.0 ? work[0] / work[1] : 0.0));
-    ctx.lb().request();
-  }
-  parts.recut_s += seconds_since(start);
-  return recut;
-}
-
 // Sets the LB load model to each color's particle count times the seconds per particle the ranks
 // measured in this step (recut_load_model): the load a color brings to the next phase, free of
 // the noise of its own timing. Collective on `comm`.
@@ -143,6 +123,21 @@ void predict_loads_from_particles(Context& ctx, const collections::CollectionPro
   std::unordered_map<std::uint64_t, std::uint64_t> counts;
   colors.manager().for_each_local([&counts](const Color& c) { counts[c.linear_id()] = c.held(); });
   ctx.lb().set_load_model(recut_load_model(std::move(counts), work[1] > 0.0 ? work[0] / work[1] : 0.0));
+}
+
+// Re-cuts the colors if the rule says so (recut.hpp); if it did, the phase ending now balances the
+// new colors with loads predicted from their particle counts at the ranks' measured seconds per
+// particle (summed over ranks: a rank whose colors were all empty measured no rate of its own).
+bool recut_and_request_balancing(Context& ctx, Recutter& recutter, const collections::CollectionProxy<Color>& colors,
+                                 const RankSample& mine, bool balancer_stuck, Breakdown& parts) {
+  const Clock::time_point start = Clock::now();
+  const bool recut = recutter.maybe_recut(ctx.runtime(), colors, balancer_stuck);
+  if (recut) {
+    predict_loads_from_particles(ctx, colors, mine, recutter.comm());
+    ctx.lb().request();
+  }
+  parts.recut_s += seconds_since(start);
+  return recut;
 }
 
 }  // namespace
