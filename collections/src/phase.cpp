@@ -18,6 +18,17 @@ PhaseManager::PhaseManager(Runtime& rt, LoadClock clock)
   phase_start_ = now();
   phase_start_ticks_ = ticks();
   idle_start_ = idle_now();
+  tessera::detail::hooks(rt_).add_rescale_listener(this);
+}
+
+PhaseManager::~PhaseManager() { tessera::detail::hooks(rt_).remove_rescale_listener(this); }
+
+void PhaseManager::before_cut(const RankChange& change) {
+  for (const auto& [id, collection] : collections_) collection->before_cut(change);
+}
+
+void PhaseManager::after_cut(const RankChange& change) {
+  for (const auto& [id, collection] : collections_) collection->after_cut(change);
 }
 
 double PhaseManager::seconds_per_tick() const {

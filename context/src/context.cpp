@@ -33,6 +33,7 @@ Context::Context(const ContextOptions& preset) {
   lb_flags_ = preset.lb;
   checkpoint_flags_ = preset.checkpoint;
   steal_flags_ = preset.steal;
+  elastic_flags_ = preset.elastic;
   std::string name = "tessera";
   char* args[] = {name.data(), nullptr};
   int argc = 1;
@@ -48,8 +49,9 @@ void Context::start(int& argc, char**& argv, MPI_Comm app_comm, const ContextOpt
     options.flags = &preset->runtime;
     options.trace_flags = &preset->trace;
   }
-  options.flag_groups = {&collection_flags_, &lb_data_flags_, &termination_flags_, &lb_flags_, &checkpoint_flags_, &steal_flags_};
+  options.flag_groups = {&collection_flags_, &lb_data_flags_, &termination_flags_, &lb_flags_, &checkpoint_flags_, &steal_flags_, &elastic_flags_};
   runtime_ = std::make_unique<Runtime>(argc, argv, std::move(options));
+  app_comm_ = app_comm != MPI_COMM_NULL ? app_comm : MPI_COMM_WORLD;
   help_shown_ = runtime_->help_shown() || lb_flags_.help_lb;
   if (lb_flags_.help_lb && runtime_->rank() == 0) {
     fmt::print("{}", lb::Registry::builtin().help());
@@ -86,10 +88,12 @@ Context::~Context() {
   if (!status.ok && status.rank == runtime_->rank()) std::fprintf(stderr, "tessera: %s\n", status.message.c_str());
   lb_manager_.reset();
   termination_.reset();
+  if (owns_app_comm_ && app_comm_ != MPI_COMM_NULL) MPI_Comm_free(&app_comm_);
 }
 
 FinalizeStatus Context::finalize() {
   if (finalized_) return *finalized_;
+  if (runtime_->left()) return *(finalized_ = FinalizeStatus{});  // its outputs went with the rank set
   if (Tracer* tracer = runtime_->tracer()) {
     const std::int64_t phase = phases_->phase();
     tracer->async_end("phase", fmt::format("phase {}", phase), static_cast<std::uint64_t>(phase));
@@ -145,8 +149,18 @@ collections::PhaseRecord Context::phase_end() {
     record = phases_->end_phase();
     if (tracer) tracer->async_end("phase", fmt::format("phase {}", record.phase), static_cast<std::uint64_t>(record.phase));
     if (lb_data_) lb_data_->add(record);
+    if (last_rescale_ && rescaled_at_ >= 0.0) {
+      last_rescale_->first_phase_s = wall_time() - rescaled_at_;
+      rescaled_at_ = -1.0;
+    }
+    const double decision_start = wall_time();
+    const std::vector<int> leaving = due_shrink(record.phase);
+    const double decision_s = wall_time() - decision_start;
     TraceSlice lb(tracer, "lb");
-    lb_manager_->phase_end(record);
+    lb_manager_->phase_end(record, leaving);
+    lb.end();
+    if (!leaving.empty()) shrink(record.phase, leaving, decision_s);
+    if (runtime_->left()) return record;
   }
   if (checkpoint_flags_.interval > 0 && (record.phase + 1) % checkpoint_flags_.interval == 0) {
     TraceSlice slice(tracer, "checkpoint");

@@ -80,6 +80,7 @@ void no_decoding_runtime() {
 
 void Runtime::fail_start_up(const std::string& message, int speaker, bool exit_on_error) {
   MPI_Comm_free(&comm_);
+  MPI_Comm_free(&origin_);
   if (!exit_on_error) {
     if (std::current_exception()) throw;  // from a catch block: the exception as it was
     throw Error(message);
@@ -103,6 +104,7 @@ Runtime::Runtime(int& argc, char**& argv, RuntimeOptions options) {
     owns_mpi_ = true;
   }
   MPI_Comm_dup(base, &comm_);
+  MPI_Comm_dup(base, &origin_);
   MPI_Comm_rank(comm_, &rank_);
   MPI_Comm_size(comm_, &size_);
   nodes_ = NodeMap::of(comm_);  // collective: every rank gets here, before the flags are parsed
@@ -150,6 +152,7 @@ Runtime::Runtime(int& argc, char**& argv, RuntimeOptions options) {
   options.transport.network_args = flags_.network_args(&deprecated);
   if (rank_ == 0)
     for (const auto& warning : deprecated) log_->warn("{}", warning);
+  transport_options_ = options.transport;
   try {
     transport_ = make_transport(comm_, options.transport);
   } catch (const Error& e) {
@@ -164,6 +167,11 @@ Runtime::Runtime(int& argc, char**& argv, RuntimeOptions options) {
 }
 
 Runtime::~Runtime() {
+  if (left_) {
+    wait_for_every_process();
+    if (owns_mpi_) MPI_Finalize();
+    return;
+  }
   drain();
   if (idle_.descheduled() != 0)
     log_->info("the idle spin was cut to {} us {} time(s): this rank was descheduled while spinning",
@@ -178,10 +186,12 @@ Runtime::~Runtime() {
   collectives_.reset();
   transport_.reset();
   MPI_Comm_free(&comm_);
+  wait_for_every_process();
   if (owns_mpi_) MPI_Finalize();
 }
 
 void Runtime::bad_rank(int dest) const {
+  if (left_) fatal("send to rank {} from a rank that left the run at a rescale: a left runtime sends nothing", dest);
   fatal("send to rank {} is outside the communicator: valid ranks are 0..{} (size {})", dest,
         size_ - 1, size_);
 }
@@ -257,6 +267,8 @@ void Runtime::dispatch(const Envelope& envelope, int source, std::span<const std
 }
 
 bool Runtime::progress() {
+  if (left_) [[unlikely]]
+    return false;
   const RunningScope running(this);
   bool did = false;
   if (tracer_) [[unlikely]]
@@ -322,11 +334,12 @@ void Runtime::drain() {
   // two consecutive waves see the same balanced sums, no message was in flight between them.
   // The last wave of the previous drain counts as the first: a drain with nothing sent since
   // (the phase end right after the application's own drain) costs one wave.
+  if (left_) return;
   std::uint64_t previous[2] = {quiescent_sums_[0], quiescent_sums_[1]};
   while (true) {
     while (progress()) {
     }
-    std::uint64_t local[2] = {outbox_.total_sent(), total_handled_};
+    std::uint64_t local[2] = {outbox_.total_sent() - drain_base_[0], total_handled_ - drain_base_[1]};
     std::uint64_t global[2] = {0, 0};
     MPI_Request request;
     MPI_Iallreduce(local, global, 2, MPI_UINT64_T, MPI_SUM, comm_, &request);

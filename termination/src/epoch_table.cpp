@@ -16,9 +16,17 @@ EpochTable::EpochTable(Termination& owner, Runtime& rt, const TerminationFlags& 
   tessera::detail::hooks(rt_).register_target(kTerminationTarget, this);
   tessera::detail::hooks(rt_).set_observer(this);
   poller_ = tessera::detail::hooks(rt_).add_poller([this] { return poll(); });
+  tessera::detail::hooks(rt_).add_rescale_listener(this);
+}
+
+void EpochTable::before_cut(const RankChange&) {
+  std::uint64_t highest = 0;
+  MPI_Allreduce(&rooted_sequence_, &highest, 1, MPI_UINT64_T, MPI_MAX, rt_.comm());
+  rooted_sequence_ = highest;
 }
 
 EpochTable::~EpochTable() {
+  tessera::detail::hooks(rt_).remove_rescale_listener(this);
   tessera::detail::hooks(rt_).remove_poller(poller_);
   tessera::detail::hooks(rt_).set_observer(nullptr);
   tessera::detail::hooks(rt_).unregister_target(kTerminationTarget);

@@ -16,7 +16,7 @@ namespace tessera::detail {
 inline constexpr std::uint64_t kTerminationTarget = 0xfffffffe00000001ull;
 
 
-class EpochTable final : public MessageObserver, public tessera::detail::Resident {
+class EpochTable final : public MessageObserver, public RescaleListener, public tessera::detail::Resident {
  public:
   EpochTable(Termination& owner, Runtime& rt, const TerminationFlags& flags);
   ~EpochTable() override;
@@ -33,6 +33,9 @@ class EpochTable final : public MessageObserver, public tessera::detail::Residen
   void on_send(const Envelope& envelope, int dest) override;
   void on_deliver(const Envelope& envelope, int source) override;
   void on_delivered(const Envelope& envelope, int source) override;
+  // A rescale renumbers the ranks, and a rooted epoch's id holds its root's number: the rooted
+  // sequences continue above every rank's, so no new id repeats one an old rank used.
+  void before_cut(const RankChange& change) override;
 
   // System handlers (member handlers on kTerminationTarget).
   void wave_request(EpochId epoch, std::uint64_t wave);

@@ -39,6 +39,7 @@
 #include <tessera/collections/steal/steal_flags.hpp>
 #include <tessera/collections/steal/steal_service.hpp>
 #include <tessera/collections/steal/task_collection.hpp>
+#include <tessera/context/elastic.hpp>
 #include <tessera/lb/manager/checkpoint_flags.hpp>
 #include <tessera/lb/manager/lb_data_output.hpp>
 #include <tessera/lb/manager/lb_flags.hpp>
@@ -85,6 +86,7 @@ struct ContextOptions {
   lb::LbFlags lb;                       ///< --tessera_lb_name, _interval, _args, _file, ...
   lb::LbDataFlags lb_data;              ///< --tessera_lb_data*, --tessera_lb_report
   lb::CheckpointFlags checkpoint;       ///< --tessera_checkpoint_*, --tessera_restart
+  ElasticFlags elastic;                 ///< --tessera_elastic_plan, _control
 };
 
 /// What Context::finalize() did, the same verdict on every rank.
@@ -191,6 +193,25 @@ class Context {
     serial::encode(bytes, state);
     return checkpoint_now(bytes.view());
   }
+  // ---- Elastic runs (context/elastic.hpp) ----
+  /// The ranks in `ranks` leave at the next phase end (every rank makes the same request): the
+  /// balancer in use moves their elements to the ranks that stay, then the runtime moves to a
+  /// communicator of those, renumbered in order. Throws tessera::Error for a negative rank or
+  /// one named twice; what only the phase end can judge (a rank outside the run, rank 0, every
+  /// rank) is refused there with one message, and the run goes on.
+  void request_shrink(std::vector<int> ranks);
+  /// True on a rank that has left the run: the program ends its loop and returns (finalize()
+  /// does nothing collective there). Its process waits at exit, holding no core, for the others.
+  bool left() const { return runtime_->left(); }
+  /// The application's communicator as it is now: the one given to the constructor (or
+  /// MPI_COMM_WORLD, standalone) until a rescale, then its split over the ranks that stay, in
+  /// the runtime's new order (owned by the Context); MPI_COMM_NULL on a rank that left. A program
+  /// that keeps its own MPI regions takes this after every phase_end().
+  MPI_Comm app_comm() const { return app_comm_; }
+  /// The last rescale, on the ranks that stay (nullopt before the first).
+  const std::optional<RescaleReport>& last_rescale() const { return last_rescale_; }
+  const ElasticFlags& elastic_flags() const { return elastic_flags_; }
+
   /// What --tessera_checkpoint_interval checkpoints store as the application's state.
   void set_checkpoint_state(std::function<std::vector<std::byte>()> state) { checkpoint_state_ = std::move(state); }
 
@@ -213,6 +234,10 @@ class Context {
   void start(int& argc, char**& argv, MPI_Comm app_comm, const ContextOptions* preset = nullptr);
   void check_checkpoint_dir() const;
   void remove_old_checkpoints(const std::filesystem::path& newest) const;
+  // The shrink due at the end of `phase` (code, plan, control file), agreed on every rank; the
+  // ranks that leave, empty when none (context_elastic.cpp).
+  std::vector<int> due_shrink(std::int64_t phase);
+  void shrink(std::int64_t phase, const std::vector<int>& leaving, double decision_s);
   // Rank 0, once every rank's LB data file is complete; each returns "" or what failed.
   std::string write_report() const;  // --tessera_lb_report
   std::string print_advice() const;  // --tessera_lb_advise
@@ -234,6 +259,12 @@ class Context {
   std::unique_ptr<lb::LbDataOutput> lb_data_;
   std::optional<FinalizeStatus> finalized_;
   bool help_shown_ = false;
+  ElasticFlags elastic_flags_;
+  std::vector<std::vector<int>> shrink_requests_;  // from code, for the next phase end
+  MPI_Comm app_comm_ = MPI_COMM_NULL;
+  bool owns_app_comm_ = false;  // a split made at a rescale
+  std::optional<RescaleReport> last_rescale_;
+  double rescaled_at_ = -1.0;  // wall clock when the last rescale ended, until the next phase end
 };
 
 }  // namespace tessera

@@ -1,10 +1,12 @@
 #include <tessera/lb/manager/lb_manager.hpp>
+#include <tessera/lb/evacuate.hpp>
 #include "reshape_live.hpp"
 #include <tessera/runtime/error.hpp>
 #include <tessera/runtime/collectives.hpp>
 #include <tessera/runtime/runtime.hpp>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
@@ -162,7 +164,7 @@ lb::StrategyInput LbManager::predicted_input(const collections::PhaseRecord& rec
   return input;
 }
 
-std::optional<BalanceReport> LbManager::phase_end(const collections::PhaseRecord& record) {
+std::optional<BalanceReport> LbManager::phase_end(const collections::PhaseRecord& record, std::span<const int> leaving) {
   last_report_.reset();
   std::optional<Choice> choice;
   {
@@ -170,8 +172,15 @@ std::optional<BalanceReport> LbManager::phase_end(const collections::PhaseRecord
     predicted_ = predicted_input(record);
     choice = choose(record);
   }
+  if (!leaving.empty()) {
+    if (!choice && flags_.strategy()) choice = Choice{*flags_.strategy(), {}, false};
+    if (!choice) choice = Choice{lb::StrategySpec{"evacuation", {}, nullptr}, {}, false};
+    choice->reason = fmt::format("shrink: rank(s) {} leave{}", fmt::join(leaving, ","),
+                                 choice->reason.empty() ? "" : " (" + choice->reason + ")");
+    choice->automatic = false;
+  }
   if (!choice) return std::nullopt;
-  last_report_ = balance(record, *choice);
+  last_report_ = balance(record, *choice, leaving);
   last_report_->reason = choice->reason;
   balancing_s_ += last_report_->strategy_s + last_report_->migration_s;
   // On the clock the loads were measured on: with thread CPU loads on shared cores, the wall time
@@ -182,7 +191,7 @@ std::optional<BalanceReport> LbManager::phase_end(const collections::PhaseRecord
   return last_report_;
 }
 
-BalanceReport LbManager::balance(const collections::PhaseRecord& record, const Choice& choice) {
+BalanceReport LbManager::balance(const collections::PhaseRecord& record, const Choice& choice, std::span<const int> leaving) {
   TraceSlice statistics(rt_.tracer(), "statistics");
   lb::StrategyInput input = predicted_;
   // An element that left during the phase (self-migration) is recorded here too; only the
@@ -193,7 +202,13 @@ BalanceReport LbManager::balance(const collections::PhaseRecord& record, const C
   if (!departed.empty())
     std::erase_if(input.objects, [&](const lb::LbObject& o) { return departed.contains(o.id); });
   lb::ReshapeCounts reshaped;
-  if (flags_.reshape().enabled()) reshaped = reshape_live(rt_, phases_, flags_.reshape(), input, history_);
+  if (flags_.reshape().enabled() && leaving.empty())
+    reshaped = reshape_live(rt_, phases_, flags_.reshape(), input, history_);
+  const bool shrinking = !leaving.empty();
+  if (shrinking) {
+    input.leaving = std::find(leaving.begin(), leaving.end(), rt_.rank()) != leaving.end();
+    input.staying = rt_.size() - static_cast<std::int64_t>(leaving.size());
+  }
   last_input_ = input;
 
   BalanceReport local;
@@ -206,28 +221,32 @@ BalanceReport LbManager::balance(const collections::PhaseRecord& record, const C
   local.before.add(input.load());
 
   statistics.end();
-  const std::unique_ptr<lb::Strategy> strategy = choice.strategy.make();
+  const std::unique_ptr<lb::Strategy> strategy = choice.strategy.make ? choice.strategy.make() : nullptr;
   const double cost_start = phases_.now();  // the load clock
   const auto strategy_start = std::chrono::steady_clock::now();
   {
     TraceSlice slice(rt_.tracer(), "strategy");
-    last_plan_ = strategy->run(backend_, std::span<const lb::StrategyInput>(&input, 1));
+    const std::span<const lb::StrategyInput> hosted(&input, 1);
+    if (!shrinking) last_plan_ = strategy->run(backend_, hosted);
+    else if (strategy) last_plan_ = lb::run_shrinking(*strategy, backend_, hosted);
+    else last_plan_ = lb::evacuate(backend_, hosted).plan;
   }
   local.strategy_s = seconds_since(strategy_start);
 
   std::unordered_map<lb::ObjectId, const lb::LbObject*, lb::ObjectIdHash> by_id;
   by_id.reserve(input.objects.size());
   for (const auto& object : input.objects) by_id.emplace(object.id, &object);
-  double leaving = 0.0;
+  double departing = 0.0;
   for (const auto& m : last_plan_.migrations) {
     const auto it = by_id.find(m.object);
     if (it == by_id.end() || !it->second->migratable || m.from != input.rank)
       fatal("{} planned to move {} from rank {}, which is not a migratable object of rank {}", choice.strategy.name,
             lb::to_string(m.object), m.from, input.rank);
-    leaving += it->second->load;
+    departing += it->second->load;
     migrated_bytes_ += it->second->memory.footprint_bytes;
   }
-  local.after.add(input.load() - leaving + arrive(backend_, last_plan_, input, history_));
+  const double after = input.load() - departing + arrive(backend_, last_plan_, input, history_);
+  if (!input.leaving) local.after.add(after);
   local.migrations = static_cast<std::int64_t>(last_plan_.migrations.size());
 
   const auto migration_start = std::chrono::steady_clock::now();

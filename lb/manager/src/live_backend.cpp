@@ -36,13 +36,20 @@ LiveBackend::LiveBackend(Runtime& rt, Termination& termination)
   group_.local()->backend = this;
   // The runtime's node map, for strategies that charge bytes by node or shape trees by it.
   set_nodes(lb::NodeMap{std::vector<std::int32_t>(rt.node_map().nodes().begin(), rt.node_map().nodes().end())});
+  tessera::detail::hooks(rt_).add_rescale_listener(this);
+}
+
+void LiveBackend::after_cut(const RankChange&) {
+  self_ = {static_cast<lb::Rank>(rt_.rank())};
+  set_nodes(lb::NodeMap{std::vector<std::int32_t>(rt_.node_map().nodes().begin(), rt_.node_map().nodes().end())});
 }
 
 LiveBackend::~LiveBackend() {
+  tessera::detail::hooks(rt_).remove_rescale_listener(this);
   if (!held_.empty())
     fatal("{} LB message(s) arrived for handler {}, which this rank never registered", held_.size(),
           held_.front().handler);
-  if (epoch_) {
+  if (epoch_ && !rt_.left()) {
     termination_.finish(*epoch_);
     termination_.wait(*epoch_);
   }

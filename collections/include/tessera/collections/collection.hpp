@@ -278,6 +278,39 @@ class Collection final : public CollectionBase {
     }
   }
 
+  // ---- A change of the rank set (runtime/rank_change.hpp) ----
+  void before_cut(const RankChange& change) override {
+    const int self = change.new_rank_of[static_cast<std::size_t>(rt_.rank())];
+    const auto tell_new_home = [&](std::uint64_t e, int rank, std::uint64_t version) {
+      const int new_home = mapper_(delinearize(e, bounds_), bounds_, change.new_size);
+      if (new_home < 0 || new_home >= change.new_size)
+        fatal("the mapper of collection {} put element {} on rank {} of {} at a rescale", id_,
+              to_string(delinearize(e, bounds_)), new_home, change.new_size);
+      tessera::detail::hooks(rt_).send_to<&detail::LocationWire::layout, &Collection::on_rescale_fact>(
+          change.old_rank_of[static_cast<std::size_t>(new_home)], id_, Envelope::kSystem, e, rank, version);
+    };
+    if (self >= 0)
+      for (const auto& [e, local] : elements_) tell_new_home(e, self, local.element->migrations_);
+    else if (!elements_.empty())
+      fatal("rank {} leaves at a rescale still holding {} element(s) of collection {}: the evacuation must move them first",
+            rt_.rank(), elements_.size(), id_);
+    // A destroyed index's version is what its next insertion numbers itself from: the old home
+    // hands it on.
+    locations_.for_each([&](std::uint64_t e, const LocationTable::Fact& fact) {
+      if (fact.destroyed() && home_of(e) == rt_.rank()) tell_new_home(e, LocationTable::kDestroyed, fact.version);
+    });
+  }
+  void after_cut(const RankChange&) override {
+    locations_.reset(rt_.rank());
+    for (const auto& [e, local] : elements_) locations_.learn(e, rt_.rank(), local.element->migrations_);
+    for (const auto& fact : rescale_facts_) locations_.learn(fact.element, fact.rank, fact.version);
+    rescale_facts_.clear();
+    // Broadcasts are numbered per root rank, and the roots are renumbered: every rank starts
+    // again from nothing, which is exact at quiescence, when every element has run every broadcast.
+    broadcasts_ = BroadcastLog<Replay>();
+    for (auto& [e, local] : elements_) local.marks = BroadcastMarks();
+  }
+
   /// Collective: waits for quiescence, then destroys every element. Sends afterwards are fatal.
   void destroy() {
     rt_.drain();
@@ -450,6 +483,13 @@ class Collection final : public CollectionBase {
     });
   }
 
+  // Before a cut: what this rank must know as an element's home after it (kept until after_cut).
+  static void on_rescale_fact(Runtime& rt, const Envelope& envelope, std::span<const std::byte> payload) {
+    Collection& c = self(rt, envelope);
+    auto [e, rank, version] = tessera::detail::Decoder<std::tuple<std::uint64_t, std::int32_t, std::uint64_t>>::decode(payload, rt);
+    c.rescale_facts_.push_back(RescaleFact{e, rank, version});
+  }
+
   static void on_location(Runtime& rt, const Envelope& envelope, std::span<const std::byte> payload) {
     Collection& c = self(rt, envelope);
     auto [e, rank, version] = tessera::detail::Decoder<std::tuple<std::uint64_t, std::int32_t, std::uint64_t>>::decode(payload, rt);
@@ -602,6 +642,12 @@ class Collection final : public CollectionBase {
   BroadcastLog<Replay> broadcasts_;
   bool dynamic_ = false;
   Membership membership_;
+  struct RescaleFact {
+    std::uint64_t element;
+    int rank;
+    std::uint64_t version;
+  };
+  std::vector<RescaleFact> rescale_facts_;
   bool destroyed_ = false;
 };
 

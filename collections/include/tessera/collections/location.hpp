@@ -59,6 +59,18 @@ class LocationTable {
   bool learn(std::uint64_t element, int rank, std::uint64_t version);
 
   std::size_t known_count() const { return known_.size(); }
+  /// Calls f(element, fact) for every fact known here, in no particular order.
+  template <class F>
+  void for_each(F&& f) const {
+    for (const auto& [element, fact] : known_) f(element, fact);
+  }
+  /// Forgets every fact and becomes rank `self`: after a rescale, where the homes are new and the
+  /// ranks renumbered (the collection then teaches the table its local elements and the facts its
+  /// new homes were sent).
+  void reset(int self) {
+    self_ = self;
+    known_.clear();
+  }
 
  private:
   int self_;

@@ -125,6 +125,13 @@ class CollectionBase : public tessera::detail::Resident {
   /// one inserted on this rank at `into`, destroying them. False when merge() declined.
   virtual bool merge_local(std::uint64_t, const std::vector<std::uint64_t>&) { return false; }
 
+  // A change of the rank set (runtime/rank_change.hpp), at quiescence.
+  /// Old numbering, every rank: tells each element's home under `change.new_size` ranks where the
+  /// element will be, and each destroyed element's version (messages, drained before the cut).
+  virtual void before_cut(const RankChange&) {}
+  /// New numbering, staying ranks: renumbers what the collection holds.
+  virtual void after_cut(const RankChange&) {}
+
   // Checkpoint and restart (checkpoint/checkpoint.hpp).
   /// Creation order among this runtime's collections, from 0: what matches a collection to its
   /// record in a checkpoint.
@@ -137,9 +144,10 @@ class CollectionBase : public tessera::detail::Resident {
   virtual void write_elements(checkpoint::RankFileWriter& writer) const = 0;
 };
 
-class PhaseManager : public tessera::detail::Resident {
+class PhaseManager : public RescaleListener, public tessera::detail::Resident {
  public:
   PhaseManager(Runtime& rt, LoadClock clock);
+  ~PhaseManager() override;
 
   /// This runtime's manager. Fatal if none was installed.
   static PhaseManager& of(Runtime& rt);
@@ -211,6 +219,10 @@ class PhaseManager : public tessera::detail::Resident {
   /// Collective: waits for global quiescence, closes the phase and returns this rank's record,
   /// then starts the next phase.
   PhaseRecord end_phase();
+
+  /// Passes a rescale on to every collection, in creation order.
+  void before_cut(const RankChange& change) override;
+  void after_cut(const RankChange& change) override;
 
  private:
   struct Load {

@@ -78,6 +78,11 @@ class RuntimeHooks {
   /// Turns on idle accounting on either clock (the instrumentation's).
   void account_idle(bool wall_clock, bool cpu_clock) { rt_.idle_.clock().account(wall_clock, cpu_clock); }
 
+  /// `listener` follows this runtime's rescales (rank_change.hpp) until removed; listeners are
+  /// called in the order they were added, which must be the same on every rank.
+  void add_rescale_listener(RescaleListener* listener) { rt_.rescale_listeners_.push_back(listener); }
+  void remove_rescale_listener(RescaleListener* listener) { std::erase(rt_.rescale_listeners_, listener); }
+
   /// The object messages with envelope target `id` run on; earlier messages for it are released.
   void register_target(std::uint64_t id, Resident* object) { rt_.register_target(id, object); }
   void unregister_target(std::uint64_t id) { rt_.targets_.remove(id); }

@@ -56,11 +56,17 @@ class Outbox {
   /// Sends nothing until attached: the runtime holds its outbox by value (no indirection on the
   /// send path) and attaches it once the transport exists.
   Outbox() = default;
-  /// `transport` must outlive every later send; `ranks` is the communicator's size.
+  /// `transport` must outlive every later send; `ranks` is the communicator's size. May be called
+  /// again with another transport when nothing is queued (a rescale).
   void attach(Transport& transport, int rank, int ranks, std::size_t coalesce_bytes) {
     transport_ = &transport;
     rank_ = rank;
     coalesce_bytes_ = coalesce_bytes;
+    // Attached again after a rescale, at quiescence: every batch is empty, and the old
+    // transport's buffers go with it.
+    batches_.clear();
+    unflushed_.clear();
+    local_batches_.clear();
     batches_.resize(static_cast<std::size_t>(ranks));
   }
 

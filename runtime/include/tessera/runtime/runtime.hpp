@@ -32,6 +32,7 @@
 #include <tessera/runtime/idle_loop.hpp>
 #include <tessera/runtime/node_map.hpp>
 #include <tessera/runtime/outbox.hpp>
+#include <tessera/runtime/rank_change.hpp>
 #include <tessera/runtime/resident.hpp>
 #include <tessera/runtime/target_table.hpp>
 #include <tessera/runtime/timer.hpp>
@@ -158,6 +159,18 @@ class Runtime {
     flush();
   }
 
+  /// Collective over the current communicator, at a phase end: moves this runtime to the rank
+  /// set `change` describes (rank_change.hpp gives the steps). On a rank that leaves, the runtime
+  /// is left() afterwards: it sends and receives nothing again, and its destruction waits, without
+  /// holding a core, until every process of the original communicator has finished. Fatal when
+  /// `change` is not for this size, when called on a left runtime, or with tracing on. Returns
+  /// what its steps cost here.
+  RescaleTimes rescale(const RankChange& change);
+  /// True on a rank that left the run at a rescale.
+  bool left() const { return left_; }
+  /// How many rescales this runtime has been through.
+  int rescales() const { return rescales_; }
+
   /// Seconds spent waiting in run_until since accounting was turned on, on the wall clock and the
   /// thread CPU clock (idle_clock.hpp); the instrumentation subtracts them from loads.
   double idle_seconds() const { return idle_.clock().seconds(); }
@@ -200,6 +213,8 @@ class Runtime {
   // once (by rank `speaker`) before every rank exits with status 2.
   [[noreturn]] void fail_start_up(const std::string& message, int speaker, bool exit_on_error);
   [[noreturn]] void bad_rank(int dest) const;
+  // The end of a process's part in a run whose rank set may have changed (rescale.cpp).
+  void wait_for_every_process();
 
   static constexpr int kAwaitTries = 16;
   static constexpr int kBatchesPerTurn = 16;
@@ -208,6 +223,11 @@ class Runtime {
   bool help_shown_ = false;
   bool owns_mpi_ = false;
   MPI_Comm comm_ = MPI_COMM_NULL;
+  MPI_Comm origin_ = MPI_COMM_NULL;  // every process this runtime started with (rescale.cpp)
+  bool left_ = false;
+  int rescales_ = 0;
+  TransportOptions transport_options_;  // to build the transports again after a rescale
+  std::vector<RescaleListener*> rescale_listeners_;
   int rank_ = 0;
   int size_ = 1;
   NodeMap nodes_;
@@ -225,6 +245,8 @@ class Runtime {
   std::uint64_t counted_handled_ = 0;
   std::uint64_t total_handled_ = 0;  // system messages included: what drain() balances
   std::uint64_t quiescent_sums_[2] = {~0ull, ~0ull};  // global (sent, handled) at the last drain's end
+  // (sent, handled) at the last rescale's cut: the sums balance over the ranks of one rank set only.
+  std::uint64_t drain_base_[2] = {0, 0};
 };
 
 /// The runtime whose scheduler turn is running on the calling thread: inside a handler (or work

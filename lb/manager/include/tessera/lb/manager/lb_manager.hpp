@@ -62,7 +62,13 @@ class LbManager {
 
   /// Collective: balances after the phase of `record` if the flags or a request say so and
   /// returns the global report; nullopt when this phase does not balance.
-  std::optional<BalanceReport> phase_end(const collections::PhaseRecord& record);
+  ///
+  /// With `leaving` (ranks about to leave at an elastic shrink, the same on every rank) the phase
+  /// always balances: the strategy that would have run (else the flags' strategy) runs with those
+  /// ranks marked leaving (lb/evacuate.hpp: every migratable object moves to a staying rank, then
+  /// the strategy places everything), with no split or merge; without any strategy, the
+  /// evacuation alone. The report's rank loads after are over the staying ranks.
+  std::optional<BalanceReport> phase_end(const collections::PhaseRecord& record, std::span<const int> leaving = {});
 
   /// The report of the last phase end: set when that phase balanced, empty when it did not.
   const std::optional<BalanceReport>& last_report() const { return last_report_; }
@@ -93,7 +99,7 @@ class LbManager {
   lb::StrategyInput predicted_input(const collections::PhaseRecord& record);
   std::optional<Choice> choose(const collections::PhaseRecord& record);
   std::optional<Choice> decide_automatically(const collections::PhaseRecord& record, Choice choice);
-  BalanceReport balance(const collections::PhaseRecord& record, const Choice& choice);
+  BalanceReport balance(const collections::PhaseRecord& record, const Choice& choice, std::span<const int> leaving);
   void apply(const lb::Plan& plan);
   void publish(const BalanceReport& report) const;
 

@@ -39,7 +39,7 @@ struct LiveEndpoint {
 };
 }  // namespace detail
 
-class LiveBackend final : public lb::comm::Backend {
+class LiveBackend final : public lb::comm::Backend, public RescaleListener {
  public:
   /// Collective: creates the backend's object group on every rank.
   LiveBackend(Runtime& rt, Termination& termination);
@@ -63,6 +63,9 @@ class LiveBackend final : public lb::comm::Backend {
   void allreduce(lb::comm::ReduceOp op, std::span<double> values) override;
   void allreduce(lb::comm::ReduceOp op, std::span<std::int64_t> values) override;
   void broadcast(lb::Rank root, lb::comm::Payload& bytes) override;
+
+  /// After a rescale: this rank's new number and the new node map.
+  void after_cut(const RankChange& change) override;
 
   /// Runs a delivered message's handler (called by the object group).
   void deliver(lb::Rank source, lb::comm::HandlerId handler, std::span<const std::byte> payload);

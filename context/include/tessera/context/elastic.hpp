@@ -1,0 +1,71 @@
+#pragma once
+/// Elastic runs: how a change of the rank set is asked for, and what the last one cost.
+///
+/// A rescale is asked for in three ways, and happens at a phase end (Context::phase_end), after
+/// the phase's records are taken:
+///   - in code: Context::request_shrink(ranks), before the phase end it applies to;
+///   - by a plan: `--tessera_elastic_plan="PHASE:shrink R,R;PHASE:expand N"`, applied at the end of
+///     phase PHASE, with ranks named by their number at that time;
+///   - from outside the job: `--tessera_elastic_control=PATH`. Rank 0 reads PATH at every phase end
+///     when it exists, one request per line ("shrink 1,3", "expand 2", "expand 2 h3"; `#` starts a
+///     comment), then removes it, so an operator or a batch system writes a request once.
+/// A request that cannot be met (a rank outside the run, rank 0, every rank, a rank named twice,
+/// expand, which this build does not do, or a rescale beside --tessera_trace or
+/// --tessera_lb_data, which cannot follow a renumbering yet) is refused with one message from
+/// rank 0, and the run goes on with the ranks it has.
+#include <tessera/runtime/flags.hpp>
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace tessera {
+
+/// One request: shrink (the ranks that leave) or expand (new processes, optionally on a host).
+struct ElasticRequest {
+  enum class Kind { shrink, expand };
+  Kind kind = Kind::shrink;
+  std::vector<int> ranks;  ///< shrink: the ranks that leave, as numbered when it takes effect
+  int processes = 0;       ///< expand: how many
+  std::string host;        ///< expand: where ("" any host the job was given)
+  std::string text;        ///< as written, for messages
+};
+
+/// Parses "shrink R,R" or "expand N [HOST]". Throws tessera::Error saying what was expected.
+ElasticRequest parse_elastic_request(const std::string& text);
+
+/// `--tessera_elastic_plan` and `--tessera_elastic_control`.
+struct ElasticFlags : FlagGroup {
+  std::string plan;     ///< "PHASE:request;PHASE:request"
+  std::string control;  ///< a file rank 0 reads at every phase end
+
+  void describe(FlagTable& table) override;
+  void resolve() override;
+  /// The plan's requests by phase, in the plan's order (after resolve()).
+  const std::multimap<std::int64_t, ElasticRequest>& schedule() const { return schedule_; }
+
+ private:
+  std::multimap<std::int64_t, ElasticRequest> schedule_;
+};
+
+/// What one rescale cost, the same on every rank that stays (seconds on the wall clock; each
+/// stage is the slowest rank's).
+struct RescaleReport {
+  std::int64_t phase = 0;       ///< the phase at whose end it happened
+  int old_size = 0;
+  int new_size = 0;
+  std::vector<int> leaving;     ///< old numbers
+  double decision_s = 0.0;      ///< agreeing on the request (reading the control file included)
+  double evacuation_s = 0.0;    ///< the balancing that emptied the leaving ranks (strategy and migration)
+  double quiescence_s = 0.0;    ///< the homes told where each element is, and the drains around it
+  double cut_s = 0.0;           ///< the communicator split, transports and tables rebuilt
+  double first_phase_s = 0.0;   ///< the first phase on the new rank set (set at its end)
+  std::int64_t migrations = 0;
+  /// One line as the LB statistics print theirs, and the same as one JSON object.
+  std::string line() const;
+  std::string json() const;
+};
+
+}  // namespace tessera
