@@ -95,14 +95,18 @@ std::vector<int> Context::due_shrink(std::int64_t phase) {
       refused = "LB data (--tessera_lb_data) cannot follow a change of the rank set yet";
     } else {
       std::vector<int> next = leaving;
+      std::vector<int> named = d.request.ranks;
+      std::sort(named.begin(), named.end());
+      named.erase(std::unique(named.begin(), named.end()), named.end());
+      if (leaving.size() + named.size() >= static_cast<std::size_t>(size)) refused = "every rank would leave";
       for (int r : d.request.ranks) {
+        if (!refused.empty()) break;
         if (r >= size) refused = fmt::format("rank {} is not in the run (ranks 0..{})", r, size - 1);
         else if (r == 0) refused = "rank 0 cannot leave (it reads the control file and writes the run's outputs)";
         else if (std::find(next.begin(), next.end(), r) != next.end()) refused = fmt::format("rank {} is named twice", r);
         if (!refused.empty()) break;
         next.push_back(r);
       }
-      if (refused.empty() && static_cast<int>(next.size()) >= size) refused = "every rank would leave";
       if (refused.empty()) leaving = std::move(next);
     }
     if (!refused.empty() && runtime_->rank() == 0)

@@ -60,14 +60,14 @@ case $case in
     ;;
   refused)
     printf 'shrink\nresize 2\n' > "$dir/control"
-    run refused 4 "--tessera_elastic_plan=1:shrink 0;2:shrink 9;3:expand 2;4:shrink 1,1;5:shrink 1,2,3" \
+    run refused 4 "--tessera_elastic_plan=1:shrink 0;2:shrink 9;3:expand 2;4:shrink 1,1;5:shrink 0,1,2,3" \
       "--tessera_elastic_control=$dir/control"
     expect_same refused 4
     n=$(grep -c 'refused' "$dir/refused.out")
     [ "$n" = 7 ] || { cat "$dir/refused.out"; fail "expected 7 refusals (2 control lines, 5 plan entries), saw $n"; }
     grep -q "refused 'shrink 0'.*rank 0 cannot leave" "$dir/refused.out" || fail "no reason for shrink 0"
     grep -q "refused 'expand 2'.*expand is not built" "$dir/refused.out" || fail "no reason for expand"
-    grep -q "refused 'shrink 1,2,3'.*every rank would leave" "$dir/refused.out" || fail "no reason for every rank leaving"
+    grep -q "refused 'shrink 0,1,2,3'.*every rank would leave" "$dir/refused.out" || fail "no reason for every rank leaving"
     # A plan that does not parse stops every rank at start-up with one message.
     if $MPIRUN -np 2 "$bin" "--tessera_elastic_plan=x:shrink 1" > "$dir/bad.out" 2>&1; then fail "a bad plan was accepted"; fi
     [ "$(grep -c 'tessera_elastic_plan' "$dir/bad.out")" = 1 ] || { cat "$dir/bad.out"; fail "expected one message for the bad plan"; }

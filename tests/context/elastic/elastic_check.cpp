@@ -158,7 +158,9 @@ int run(int& argc, char**& argv, const Options& options, Leave& leave, int& rank
     if (t.touches != expected_touches) fail(fmt::format("token {}: {} touches, expected {}", t.index()[0], t.touches, expected_touches));
     fingerprint ^= mix(0x70cull ^ static_cast<std::uint64_t>(t.born * 100 + t.touches));
   });
-  // Every element is reachable on the final rank set: each rank pings every cell.
+  // Every element is reachable on the final rank set: each rank pings every cell, once every
+  // rank has checked the states the pings change.
+  rt.collectives().allreduce(0, tessera::op::sum{});
   for (std::int64_t i = 0; i < kCells; ++i) cells[Index1D{i}].send<&Cell::add>(std::uint64_t{1});
   ctx.phase_end();
   std::uint64_t extra = 0;
