@@ -145,7 +145,8 @@ bool recut_and_request_balancing(Context& ctx, Recutter& recutter, const collect
 RunSummary run_amt(const Options& options, MPI_Comm parent) {
   const Problem& problem = options.problem;
   OwnCommunicator own(parent);
-  const MPI_Comm comm = own.get();
+  // The application's communicator: after an elastic shrink, the Context's split of it.
+  MPI_Comm comm = own.get();
   int rank = 0;
   int ranks = 0;
   MPI_Comm_rank(comm, &rank);
@@ -186,13 +187,20 @@ RunSummary run_amt(const Options& options, MPI_Comm parent) {
   ctx.lb().set_load_model(counted);
 
   // The element at index (i, j) is color (i, j); it starts on the rank whose block holds it.
-  // Split pieces have their tile's home.
-  collections::Mapper<3> home = [&decomposition, &grid](const Index3D& idx, const Index3D&, int) {
-    return static_cast<int>(decomposition->home_rank(grid.index({idx[0], idx[1]})));
+  // Split pieces have their tile's home. After an elastic shrink the homes are the blocks' ranks
+  // scaled to the ranks that stay.
+  collections::Mapper<3> home = [&decomposition, &grid, start_ranks = ranks](const Index3D& idx, const Index3D&, int now) {
+    const auto block = decomposition->home_rank(grid.index({idx[0], idx[1]}));
+    return static_cast<int>(now == start_ranks ? block : block * now / start_ranks);
   };
   // Colors split and merge when a balancing may split or merge them; re-cutting
   // moves the cuts of whole colors instead, and the two do not combine.
   const bool reshaping = ctx.lb_flags().reshape().enabled();
+  const bool elastic = !ctx.elastic_flags().plan.empty() || !ctx.elastic_flags().control.empty();
+  if (elastic && options.recut != "off") {
+    throw InputError("--recut auto cuts the colors for a fixed rank count and cannot be combined with "
+                     "--tessera_elastic_plan or --tessera_elastic_control (expected one of them)");
+  }
   if (reshaping && options.recut != "off") {
     throw InputError("--recut auto moves the cuts of whole colors and cannot be combined with "
                      "--tessera_lb_split_above or --tessera_lb_merge_below (expected one of them)");
@@ -241,6 +249,7 @@ RunSummary run_amt(const Options& options, MPI_Comm parent) {
   const Clock::time_point run_start = Clock::now();
   const double run_start_cpu = thread_cpu_seconds();
   const std::int64_t resumed_after = state.step;
+  int rescales = 0;
   for (std::int64_t step = resumed_after + 1; step <= options.steps; ++step) {
     const Clock::time_point step_start = Clock::now();
     if (rank == 0) {
@@ -277,6 +286,19 @@ RunSummary run_amt(const Options& options, MPI_Comm parent) {
     const Clock::time_point close_start = Clock::now();
     ctx.phase_end();
     const double close_s = seconds_since(close_start);
+    if (ctx.left()) {
+      RunSummary gone;
+      gone.left = true;
+      return gone;
+    }
+    if (rt.rescales() != rescales) {
+      // The ranks that stay go on over the application's communicator as the shrink cut it.
+      rescales = rt.rescales();
+      comm = ctx.app_comm();
+      MPI_Comm_rank(comm, &rank);
+      recorder.set_comm(comm);
+      if (reshaping) directory.local()->rebuild(comm, local_pieces(colors));
+    }
     phase_end_s += close_s;
     parts.phase_close_s += close_s;
     if (const auto& report = ctx.lb().last_report()) {
@@ -326,6 +348,9 @@ RunSummary run_amt(const Options& options, MPI_Comm parent) {
   summary.mode = "amt";
   summary.lb = lb;
   summary.ranks = ranks;
+  MPI_Comm_size(comm, &summary.final_ranks);
+  summary.rescales = rescales;
+  summary.hosts = count_hosts(comm);
   summary.steps = options.steps - resumed_after;
   summary.particles = placed;
   summary.validated = conserved && checked.passed(placed);

@@ -79,4 +79,15 @@ void check_writable(MPI_Comm comm, const std::string& flag, const std::string& p
   }
 }
 
+int count_hosts(MPI_Comm comm) {
+  MPI_Comm node = MPI_COMM_NULL;
+  MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
+  int local = 0;
+  MPI_Comm_rank(node, &local);
+  MPI_Comm_free(&node);
+  int leaders = local == 0 ? 1 : 0;
+  MPI_Allreduce(MPI_IN_PLACE, &leaders, 1, MPI_INT, MPI_SUM, comm);
+  return leaders;
+}
+
 }  // namespace tessera::pic::driver

@@ -15,18 +15,6 @@ using ModeRunner = RunSummary (*)(const Options&, MPI_Comm);
 // parse_options accepts only these names, so every mode it lets through has a runner.
 ModeRunner runner_for(const std::string& mode) { return mode == "amt" ? &run_amt : &run_spmd; }
 
-// Collective: the hosts the job spans (ranks that share memory are one host).
-int count_hosts(MPI_Comm comm) {
-  MPI_Comm node = MPI_COMM_NULL;
-  MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
-  int local = 0;
-  MPI_Comm_rank(node, &local);
-  MPI_Comm_free(&node);
-  int leaders = local == 0 ? 1 : 0;
-  MPI_Allreduce(MPI_IN_PLACE, &leaders, 1, MPI_INT, MPI_SUM, comm);
-  return leaders;
-}
-
 void report(const RunSummary& summary, const Options& options) {
   if (options.json) {
     fmt::print("{}\n", summary_json(summary, options));
@@ -50,8 +38,10 @@ int run(int argc, const char* const* argv, MPI_Comm comm, Clock::time_point star
     // rank throws the same error at the same point and nothing waits on a rank that left.
     check_writable(comm, "--step_log", options.step_log);
     RunSummary summary = runner_for(options.mode)(options, comm);
-    if (summary.help_shown) return 0;
-    summary.hosts = count_hosts(comm);
+    // A rank that left an elastic run has nothing to report; the ranks that stayed count their hosts.
+    if (summary.help_shown || summary.left) return 0;
+    if (summary.hosts == 0) summary.hosts = count_hosts(comm);
+    if (summary.final_ranks == 0) summary.final_ranks = summary.ranks;
     if (rank == 0) {
       if (!options.step_log.empty()) {
         write_step_log(options.step_log, summary.per_step);

@@ -38,13 +38,14 @@ StepRecord combine(std::int64_t step, std::span<const RankSample> samples) {
   return r;
 }
 
-StepRecorder::StepRecorder(MPI_Comm comm, std::int64_t print_every) : comm_(comm), print_every_(print_every) {
+StepRecorder::StepRecorder(MPI_Comm comm, std::int64_t print_every) : print_every_(print_every) { set_comm(comm); }
+
+void StepRecorder::set_comm(MPI_Comm comm) {
+  comm_ = comm;
   int size = 0;
   MPI_Comm_rank(comm_, &rank_);
   MPI_Comm_size(comm_, &size);
-  if (rank_ == 0) {
-    gathered_.resize(static_cast<std::size_t>(size));
-  }
+  gathered_.assign(rank_ == 0 ? static_cast<std::size_t>(size) : 0, RankSample{});
 }
 
 void StepRecorder::record(std::int64_t step, const RankSample& mine) {

@@ -52,7 +52,11 @@ void print_summary(const RunSummary& s) {
              b.lb_migration_s, b.checkpoint_s, b.recut_s, s.time.other_s());
   fmt::print("  mode                       {}\n", s.mode);
   fmt::print("  balancer                   {}\n", s.lb);
-  fmt::print("  ranks                      {} on {} host(s)\n", s.ranks, s.hosts);
+  if (s.rescales > 0)
+    fmt::print("  ranks                      {} -> {} ({} elastic shrink(s)) on {} host(s)\n", s.ranks, s.final_ranks,
+               s.rescales, s.hosts);
+  else
+    fmt::print("  ranks                      {} on {} host(s)\n", s.ranks, s.hosts);
   fmt::print("  steps                      {}\n", s.steps);
   fmt::print("  particles                  {}\n", s.particles);
   fmt::print("  validation                 {}\n", s.validated ? "passed" : "FAILED");
@@ -72,6 +76,8 @@ std::string summary_json(const RunSummary& s, const Options& options) {
   j["mode"] = s.mode;
   j["lb"] = s.lb;
   j["ranks"] = s.ranks;
+  j["final_ranks"] = s.final_ranks;
+  j["rescales"] = s.rescales;
   j["hosts"] = s.hosts;
   j["steps"] = s.steps;
   j["particles"] = s.particles;

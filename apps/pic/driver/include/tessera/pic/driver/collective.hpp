@@ -28,4 +28,7 @@ void dump_particles(MPI_Comm comm, std::span<const Particle> mine, const std::st
 /// (on every rank) naming `flag` and the file if not. Collective; an empty path is accepted.
 void check_writable(MPI_Comm comm, const std::string& flag, const std::string& path);
 
+/// Collective: the hosts the ranks of `comm` span (ranks that share memory are one host).
+int count_hosts(MPI_Comm comm);
+
 }  // namespace tessera::pic::driver

@@ -48,6 +48,9 @@ class StepRecorder {
   /// Collective over the communicator: gathers every rank's sample for `step` on rank 0.
   void record(std::int64_t step, const RankSample& mine);
 
+  /// Records over `comm` from the next step on (after an elastic shrink).
+  void set_comm(MPI_Comm comm);
+
   /// The steps recorded so far; empty except on rank 0.
   const std::vector<StepRecord>& records() const { return records_; }
 
