@@ -9,6 +9,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <random>
@@ -101,6 +102,18 @@ std::array<std::uint64_t, 2> change_sparks(const Peers& peers, std::uint64_t pha
     }
   }
   return done;
+}
+
+// The ranks that leave after phase `p` of a run on `size` ranks: 1 or 2 of ranks 1..size-1
+// (rank 0 stays), drawn from the seed.
+std::vector<int> drawn_leavers(std::uint64_t seed, std::uint64_t p, int size) {
+  const int count = 1 + static_cast<int>(mix(seed ^ (p * 0x51ed27ull)) % static_cast<std::uint64_t>(std::min(2, size - 1)));
+  std::vector<int> leaving;
+  for (std::uint64_t draw = 0; static_cast<int>(leaving.size()) < count; ++draw) {
+    const int r = 1 + static_cast<int>(mix(seed ^ (p << 20) ^ draw) % static_cast<std::uint64_t>(size - 1));
+    if (std::find(leaving.begin(), leaving.end(), r) == leaving.end()) leaving.push_back(r);
+  }
+  return leaving;
 }
 
 }  // namespace
@@ -226,6 +239,17 @@ Result run_soak(const Options& options, Context& ctx) {
                    phase, all.sent, all.delivered, all.sent_keys, all.delivered_keys, all.duplicated, all.corrupted,
                    all.misrouted, all.ticks, peers.elements(), tasks.lost, tasks.duplicated);
     }
+    if (options.shrink_every > 0 && (phase + 1) % options.shrink_every == 0 && rt.size() > 1) {
+      // An empty phase whose end changes the rank set: the phase above is tallied on the ranks
+      // that ran it, and the ledger goes on over the ranks that stay.
+      ctx.request_shrink(drawn_leavers(state.seed, p, rt.size()));
+      ctx.phase_end();
+      if (ctx.left()) {
+        result.left = true;
+        return result;
+      }
+      result.shrinks += 1;
+    }
     state.next_phase = phase + 1;
     if (options.checkpoint_every > 0 && state.next_phase % options.checkpoint_every == 0) {
       t.checkpoints += 1;  // the checkpoint counts itself, so a restart from it does too
@@ -255,6 +279,7 @@ Result run_soak(const Options& options, Context& ctx) {
   state.totals.migrations = rt.collectives().allreduce(arrivals, op::sum{});
   result.fingerprint = rt.collectives().allreduce(fingerprint, [](std::uint64_t a, const std::uint64_t& b) { return a ^ b; });
   result.totals = state.totals;
+  result.final_ranks = rt.size();
   cells.destroy();
   patches.destroy();
   if (peers.ns > 0) sparks.destroy();

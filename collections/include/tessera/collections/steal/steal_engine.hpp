@@ -49,7 +49,7 @@ enum class RequestKind : std::uint8_t { random, lifeline, queued };
 enum class LootKind : std::uint8_t { random, lifeline_answer, lifeline_push, queued };
 
 template <Stealable Task>
-class StealEngine {
+class StealEngine : public RescaleListener {
  public:
   using Body = std::function<void(const Task&, Spawner<Task>&)>;
   using Deque = typename Spawner<Task>::Deque;
@@ -61,17 +61,38 @@ class StealEngine {
         rng_(options.seed ^ (0x9e3779b97f4a7c15ULL * static_cast<std::uint64_t>(rt.rank() + 1))),
         contacted_(static_cast<std::size_t>(rt.size()), false),
         loads_(static_cast<std::size_t>(rt.size())) {
-    if (options_.policy == Policy::lifeline) {
-      const LifelineGraph graph(rt.size(), options_.l);
-      outgoing_ = graph.outgoing(rt.rank());
-      lifeline_out_.assign(outgoing_.size(), false);
-    }
+    connect();
     if (options_.workers > 1)
       team_ = std::make_unique<WorkerTeam<Task>>(static_cast<std::size_t>(options_.workers), *deque_, body_,
                                                  rt.rank(), options_);
+    tessera::detail::hooks(rt_).add_rescale_listener(this);
+  }
+  ~StealEngine() override { tessera::detail::hooks(rt_).remove_rescale_listener(this); }
+  StealEngine(const StealEngine&) = delete;
+  StealEngine& operator=(const StealEngine&) = delete;
+
+  // Between iterations, on the ranks that stay: what the engine knows per rank starts again over
+  // the new rank set, and the lifelines are drawn for it.
+  void after_cut(const RankChange&) override {
+    contacted_.assign(static_cast<std::size_t>(rt_.size()), false);
+    loads_.assign(static_cast<std::size_t>(rt_.size()), Load{});
+    connect();
   }
 
   void attach(ObjGroup<StealEngine> self) { self_ = self; }
+
+ private:
+  // The lifeline graph over the ranks as they are now (seed 004's low-degree graph).
+  void connect() {
+    outgoing_.clear();
+    lifeline_out_.clear();
+    if (options_.policy != Policy::lifeline) return;
+    const LifelineGraph graph(rt_.size(), options_.l);
+    outgoing_ = graph.outgoing(rt_.rank());
+    lifeline_out_.assign(outgoing_.size(), false);
+  }
+
+ public:
 
   // The collection is going away, but the runtime keeps its object group alive, and late steal
   // requests may still reach it (they find it inactive): free what only process() uses.

@@ -47,6 +47,7 @@ struct Options {
   std::int64_t checkpoint_every = 0;
   std::string restart;
   double kill_every = 0;  ///< seconds; 0: no kill
+  std::int64_t shrink_every = 0;  ///< an elastic shrink after every K-th phase; 0: never
   Inject inject = Inject::none;
   bool json = false;
   bool lb_from_flags = false;  ///< --tessera_lb_name or --tessera_lb_file given: no rotation

@@ -68,7 +68,10 @@ struct Result {
   Totals totals;
   std::uint64_t fingerprint = 0;  ///< every element's ledger state, XOR-combined: rank-count free
   double seconds = 0;             ///< wall time of this run's phases (rank 0's view, max over ranks)
-  int ranks = 0;
+  int ranks = 0;                  ///< at the start
+  int final_ranks = 0;            ///< at the end (fewer after --shrink_every)
+  int shrinks = 0;
+  bool left = false;              ///< this rank left at a shrink: it reports nothing
   std::string restarted_from;     ///< the checkpoint restarted from, or empty
 };
 
