@@ -1,0 +1,234 @@
+// tessera-bench-elastic: what an elastic shrink costs, beside a balancing that moves the same bytes
+// and beside the two fixed-size halves of a run. Run without mpirun: it starts every run itself.
+//
+// Synthetic part (--worker, under mpirun on 4 ranks, once per trial): 32 blocks of --block_bytes
+// each, all on ranks 2 and 3. Four RotateLB balancings each move all 32 blocks (2 -> 3, 3 -> 0, then
+// on round the ranks); then ranks 2 and 3 leave at a phase end, which moves the same 32 blocks to
+// ranks 0 and 1 and cuts the communicator. Wall clock, the slowest rank's:
+//   balancing_same_bytes_s  a RotateLB phase end (strategy, migration of the 32 blocks, report),
+//                           median of the four
+//   shrink_s                the shrinking phase end: decision, evacuation (strategy and migration of
+//                           the same 32 blocks), the homes told, the cut, the report
+//   cut_ms                  the cut alone: from the last drain after every rank agreed (the homes
+//                           told) to the first phase on the new rank set: communicator split,
+//                           transports, node map and tables rebuilt (RescaleReport::cut_s);
+//                           handover_ms beside it is the step before (the homes told, two drains)
+//   first_phase_after_s     the first (empty) phase end on 2 ranks
+// Every block is checked after the shrink (count and bytes).
+// PIC part: tessera-pic, TemperedLB at interval auto, --pic_steps steps (N):
+//   midrun_shrink_over_halves  total_s of a run on 4 ranks whose ranks 2 and 3 leave after step N/2,
+//                              over the sum of total_s of the halves on fixed rank counts: N/2
+//                              steps on 4 ranks, and steps N/2+1..N on 2 ranks restarted from a
+//                              checkpoint written after step N/2 (a restart's total_s counts the
+//                              resumed steps only; start-up, MPI_Init and reading the checkpoint
+//                              are excluded from both sides, as total_s excludes them)
+// expand_s is null: expanding (new processes joining) is not built.
+// Figures are medians over --trials; the runs of one trial are interleaved with the others'.
+#include <tessera/tessera.hpp>
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include <sys/wait.h>
+
+#include <algorithm>
+#include <array>
+#include <cstdio>
+#include <filesystem>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace {
+
+using namespace tessera::collections;
+
+struct Block : Element<Block, 1> {
+  std::vector<std::uint8_t> bytes;
+  Block() = default;
+  Block(const Index1D& idx, std::int64_t size) : bytes(static_cast<std::size_t>(size), static_cast<std::uint8_t>(idx[0] * 7 + 1)) {}
+  double footprint_bytes() const { return static_cast<double>(bytes.size()); }
+  void touch() {}
+  template <class Archive>
+  void serialize(Archive& archive) {
+    archive(bytes);
+  }
+};
+
+double max_over_ranks(tessera::Runtime& rt, double value) { return rt.collectives().allreduce(value, tessera::op::max{}); }
+
+int worker(std::int64_t blocks, std::int64_t block_bytes) {
+  int argc = 1;
+  char name[] = "tessera-bench-elastic";
+  char* args[] = {name, nullptr};
+  char** argv = args;
+  tessera::Context ctx(argc, argv);
+  tessera::Runtime& rt = ctx.runtime();
+  if (rt.size() != 4) rt.stop("--worker runs on 4 ranks");
+  const auto half = blocks / 2;
+  auto set = ctx.make_mapped_collection<Block>(Index1D{blocks}, Mapper<1>([half](const Index1D& i, const Index1D&, int ranks) {
+    return ranks == 4 ? (i[0] < half ? 2 : 3) : static_cast<int>(i[0] % ranks);
+  }), block_bytes);
+  ctx.phase_end();
+  std::vector<double> balancing;
+  std::int64_t rotated = 0;
+  for (int round = 0; round < 4; ++round) {
+    ctx.lb().request("RotateLB");
+    const double start = tessera::wall_time();
+    ctx.phase_end();
+    balancing.push_back(max_over_ranks(rt, tessera::wall_time() - start));
+    rotated += ctx.lb().last_report() ? ctx.lb().last_report()->migrations : 0;
+  }
+  ctx.request_shrink({2, 3});
+  const double start = tessera::wall_time();
+  ctx.phase_end();
+  if (ctx.left()) return 0;
+  const double shrink_s = max_over_ranks(rt, tessera::wall_time() - start);
+  const tessera::RescaleReport report = *ctx.last_rescale();
+  const double first_start = tessera::wall_time();
+  for (std::int64_t i = 0; i < blocks; ++i)
+    if (i % rt.size() == rt.rank()) set[Index1D{i}].send<&Block::touch>();
+  ctx.phase_end();
+  const double first_phase_s = max_over_ranks(rt, tessera::wall_time() - first_start);
+  std::int64_t held = 0;
+  std::int64_t intact = 0;
+  set.manager().for_each_local([&](const Block& b) {
+    ++held;
+    intact += std::all_of(b.bytes.begin(), b.bytes.end(), [&](std::uint8_t x) { return x == static_cast<std::uint8_t>(b.index()[0] * 7 + 1); }) &&
+              static_cast<std::int64_t>(b.bytes.size()) == block_bytes;
+  });
+  held = rt.collectives().allreduce(held, tessera::op::sum{});
+  intact = rt.collectives().allreduce(intact, tessera::op::sum{});
+  std::sort(balancing.begin(), balancing.end());
+  if (rt.rank() == 0)
+    fmt::print("{}\n", nlohmann::json{{"balancing_same_bytes_s", 0.5 * (balancing[1] + balancing[2])},
+                                      {"rotate_migrations", rotated / 4},
+                                      {"shrink_s", shrink_s},
+                                      {"cut_ms", report.cut_s * 1e3},
+                                      {"handover_ms", report.quiescence_s * 1e3},
+                                      {"evacuation_s", report.evacuation_s},
+                                      {"evacuation_migrations", report.migrations},
+                                      {"first_phase_after_s", first_phase_s},
+                                      {"intact", held == blocks && intact == blocks}}
+                           .dump());
+  set.destroy();
+  return held == blocks && intact == blocks ? 0 : 1;
+}
+
+// Runs `command`, returns the last line that opens a JSON object; throws if it fails.
+nlohmann::json run_json(const std::string& command) {
+  std::FILE* pipe = popen((command + " 2>&1").c_str(), "r");
+  if (pipe == nullptr) throw std::runtime_error("cannot start: " + command);
+  std::string output;
+  std::array<char, 4096> chunk{};
+  for (std::size_t n; (n = std::fread(chunk.data(), 1, chunk.size(), pipe)) > 0;) output.append(chunk.data(), n);
+  const int status = pclose(pipe);
+  const std::size_t newline = output.rfind("\n{");
+  const std::size_t brace = newline == std::string::npos ? (output.starts_with('{') ? 0 : newline) : newline + 1;
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || brace == std::string::npos)
+    throw std::runtime_error(fmt::format("{} failed:\n{}", command, output));
+  return nlohmann::json::parse(output.substr(brace, output.find('\n', brace) - brace));
+}
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  const std::size_t n = v.size();
+  return n % 2 == 1 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"tessera-bench-elastic: an elastic shrink against a balancing of the same bytes and the fixed halves"};
+  bool is_worker = false;
+  std::int64_t blocks = 32;
+  std::int64_t block_bytes = 1 << 18;
+  int trials = 3;
+  std::int64_t pic_steps = 200;
+  std::string pic_problem = "--L 480 --n 200000";
+  std::string report = "text";
+  std::string dir = "bench-elastic-work";
+  app.add_flag("--worker", is_worker, "the synthetic part on 4 ranks (started by the benchmark itself)");
+  app.add_option("--blocks", blocks, "blocks moved by each balancing and by the shrink")->capture_default_str();
+  app.add_option("--block_bytes", block_bytes, "bytes per block")->capture_default_str();
+  app.add_option("--trials", trials, "rounds; each figure is the median")->capture_default_str();
+  app.add_option("--pic_steps", pic_steps, "steps of the PIC runs (even)")->capture_default_str();
+  app.add_option("--pic_problem", pic_problem, "tessera-pic's problem flags")->capture_default_str();
+  app.add_option("--dir", dir, "where the checkpoint of the PIC halves goes")->capture_default_str();
+  app.add_option("--report", report, "text, or json: one JSON object last")->check(CLI::IsMember({"text", "json"}));
+  CLI11_PARSE(app, argc, argv);
+  if (blocks < 4 || block_bytes < 1 || trials < 1 || pic_steps < 2 || pic_steps % 2 != 0) {
+    std::fprintf(stderr, "tessera-bench-elastic: expected --blocks >= 4, --block_bytes >= 1, --trials >= 1, even --pic_steps >= 2\n");
+    return 2;
+  }
+  if (is_worker) return worker(blocks, block_bytes);
+
+  const std::string self = std::filesystem::canonical("/proc/self/exe").string();
+  const std::string mpirun = TESSERA_BENCH_MPIRUN;
+  const std::string pic = fmt::format("{} {} --mode=amt --print_every 0 --report=json --tessera_lb_name=TemperedLB "
+                                      "--tessera_lb_interval=auto",
+                                      TESSERA_PIC_BINARY, pic_problem);
+  const std::int64_t half = pic_steps / 2;
+  std::vector<nlohmann::json> synthetic;
+  std::vector<double> ratio, midrun, first_half, second_half;
+  try {
+    for (int t = 0; t < trials; ++t) {
+      synthetic.push_back(run_json(fmt::format("{} -np 4 {} --worker --blocks {} --block_bytes {}", mpirun, self, blocks, block_bytes)));
+      if (!synthetic.back().at("intact").get<bool>()) throw std::runtime_error("a block was lost or changed by the shrink");
+      const auto shrinking = run_json(fmt::format("{} -np 4 {} --steps {} '--tessera_elastic_plan={}:shrink 2,3'", mpirun, pic,
+                                                  pic_steps, half));
+      const auto first = run_json(fmt::format("{} -np 4 {} --steps {}", mpirun, pic, half));
+      const std::string ck = fmt::format("{}/ck{}", dir, t);
+      std::filesystem::remove_all(ck);
+      run_json(fmt::format("{} -np 4 {} --steps {} --checkpoint_every {} --tessera_checkpoint_dir={} --tessera_checkpoint_keep=0",
+                           mpirun, pic, half, half, ck));
+      const auto second = run_json(fmt::format("{} -np 2 {} --steps {} --restart {}", mpirun, pic, pic_steps, ck));
+      for (const auto* r : {&shrinking, &first, &second})
+        if (!r->at("validated").get<bool>()) throw std::runtime_error("a PIC run did not validate");
+      if (shrinking.at("final_ranks").get<int>() != 2) throw std::runtime_error("the shrinking PIC run did not end on 2 ranks");
+      midrun.push_back(shrinking.at("total_s").get<double>());
+      first_half.push_back(first.at("total_s").get<double>());
+      second_half.push_back(second.at("total_s").get<double>());
+      ratio.push_back(midrun.back() / (first_half.back() + second_half.back()));
+    }
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "tessera-bench-elastic: %s\n", e.what());
+    return 1;
+  }
+  const auto med = [&](const char* key) {
+    std::vector<double> v;
+    for (const auto& s : synthetic) v.push_back(s.at(key).get<double>());
+    return median(v);
+  };
+  nlohmann::json out = {{"benchmark", "elastic"},
+                        {"ranks", 4},
+                        {"leaving", 2},
+                        {"blocks", blocks},
+                        {"block_bytes", block_bytes},
+                        {"cut_ms", med("cut_ms")},
+                        {"handover_ms", med("handover_ms")},
+                        {"shrink_s", med("shrink_s")},
+                        {"expand_s", nullptr},
+                        {"balancing_same_bytes_s", med("balancing_same_bytes_s")},
+                        {"shrink_over_balancing_s", med("shrink_s") - med("balancing_same_bytes_s")},
+                        {"first_phase_after_s", med("first_phase_after_s")},
+                        {"midrun_shrink_over_halves", median(ratio)},
+                        {"midrun_shrink_total_s", median(midrun)},
+                        {"first_half_total_s", median(first_half)},
+                        {"second_half_total_s", median(second_half)},
+                        {"pic_steps", pic_steps},
+                        {"pic_problem", pic_problem},
+                        {"trials", trials}};
+  if (report == "json") {
+    fmt::print("{}\n", out.dump());
+  } else {
+    fmt::print("elastic shrink, 4 -> 2 ranks, {} blocks of {} B, median of {} trial(s):\n", blocks, block_bytes, trials);
+    fmt::print("  cut {:.3f} ms (handover before it {:.3f} ms); shrink {:.4f} s; RotateLB balancing of the same bytes {:.4f} s\n",
+               out["cut_ms"].get<double>(), out["handover_ms"].get<double>(), out["shrink_s"].get<double>(),
+               out["balancing_same_bytes_s"].get<double>());
+    fmt::print("  PIC, {} steps: shrinking run {:.3f} s over halves {:.3f} + {:.3f} s = {:.3f}\n", pic_steps, median(midrun),
+               median(first_half), median(second_half), median(ratio));
+  }
+  return 0;
+}
