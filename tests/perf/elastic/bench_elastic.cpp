@@ -26,11 +26,11 @@
 // Figures are medians over --trials; the runs of one trial are interleaved with the others'.
 #include <tessera/tessera.hpp>
 
+#include "../support/commands.hpp"
+
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
-
-#include <sys/wait.h>
 
 #include <algorithm>
 #include <array>
@@ -116,26 +116,8 @@ int worker(std::int64_t blocks, std::int64_t block_bytes) {
   return held == blocks && intact == blocks ? 0 : 1;
 }
 
-// Runs `command`, returns the last line that opens a JSON object; throws if it fails.
-nlohmann::json run_json(const std::string& command) {
-  std::FILE* pipe = popen((command + " 2>&1").c_str(), "r");
-  if (pipe == nullptr) throw std::runtime_error("cannot start: " + command);
-  std::string output;
-  std::array<char, 4096> chunk{};
-  for (std::size_t n; (n = std::fread(chunk.data(), 1, chunk.size(), pipe)) > 0;) output.append(chunk.data(), n);
-  const int status = pclose(pipe);
-  const std::size_t newline = output.rfind("\n{");
-  const std::size_t brace = newline == std::string::npos ? (output.starts_with('{') ? 0 : newline) : newline + 1;
-  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || brace == std::string::npos)
-    throw std::runtime_error(fmt::format("{} failed:\n{}", command, output));
-  return nlohmann::json::parse(output.substr(brace, output.find('\n', brace) - brace));
-}
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  const std::size_t n = v.size();
-  return n % 2 == 1 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
+nlohmann::json run_json(const std::string& command) { return tessera::bench::last_json(tessera::bench::run_command(command), command); }
+using tessera::bench::median;
 
 }  // namespace
 
