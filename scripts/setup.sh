@@ -21,11 +21,12 @@ packages=(g++ cmake make pkg-config openmpi-bin libopenmpi-dev libfmt-dev libspd
           python3 gnuplot-nox libjs-chart.js)
 # The rest: GoogleTest, the libfabric transport and its tools, iproute2 for the multi-host test
 # bed (network namespaces, veth, tc), a headless browser that loads the LB report, Doxygen for
-# the API reference (docs/), and Slurm with munge for the Slurm cluster on the test bed
-# (tests/slurm; the packages start no daemon on a machine without systemd).
+# the API reference (docs/), Slurm with munge for the Slurm cluster on the test bed
+# (tests/slurm; the packages start no daemon on a machine without systemd), and debootstrap for the
+# clean Debian tree the packaging test installs the packages into (tests/packaging).
 if ((!main_only)); then
   packages+=(libgtest-dev libgmock-dev libfabric-dev libfabric-bin iproute2 chromium doxygen
-             slurmctld slurmd slurm-client munge)
+             slurmctld slurmd slurm-client munge debootstrap)
 fi
 missing=()
 for p in "${packages[@]}"; do
