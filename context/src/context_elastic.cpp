@@ -94,19 +94,17 @@ std::vector<int> Context::due_shrink(std::int64_t phase) {
     } else if (lb_data_) {
       refused = "LB data (--tessera_lb_data) cannot follow a change of the rank set yet";
     } else {
+      // The rank set's own rules (RankChange::shrink: inside the run, once each, not every rank),
+      // then the one this version adds.
       std::vector<int> next = leaving;
-      std::vector<int> named = d.request.ranks;
-      std::sort(named.begin(), named.end());
-      named.erase(std::unique(named.begin(), named.end()), named.end());
-      if (leaving.size() + named.size() >= static_cast<std::size_t>(size)) refused = "every rank would leave";
-      for (int r : d.request.ranks) {
-        if (!refused.empty()) break;
-        if (r >= size) refused = fmt::format("rank {} is not in the run (ranks 0..{})", r, size - 1);
-        else if (r == 0) refused = "rank 0 cannot leave (it reads the control file and writes the run's outputs)";
-        else if (std::find(next.begin(), next.end(), r) != next.end()) refused = fmt::format("rank {} is named twice", r);
-        if (!refused.empty()) break;
-        next.push_back(r);
+      next.insert(next.end(), d.request.ranks.begin(), d.request.ranks.end());
+      try {
+        RankChange::shrink(size, next);
+      } catch (const std::invalid_argument& e) {
+        refused = e.what();
       }
+      if (refused.empty() && std::find(next.begin(), next.end(), 0) != next.end())
+        refused = "rank 0 cannot leave (it reads the control file and writes the run's outputs)";
       if (refused.empty()) leaving = std::move(next);
     }
     if (!refused.empty() && runtime_->rank() == 0)
