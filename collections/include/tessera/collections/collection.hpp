@@ -177,14 +177,7 @@ class Collection final : public CollectionBase {
     }
     return std::nullopt;
   }
-  int home_of(std::uint64_t e) const override {
-    const Index<N> idx = delinearize(e, bounds_);
-    const int home = mapper_(idx, bounds_, rt_.size());
-    if (home < 0 || home >= rt_.size())
-      fatal("the mapper of collection {} put element {} on rank {}: expected a rank in [0, {})", id_,
-            to_string(idx), home, rt_.size());
-    return home;
-  }
+  int home_of(std::uint64_t e) const override { return home_among(e, rt_.size()); }
 
   bool migrate(std::uint64_t e, int dest) override {
     auto it = elements_.find(e);
@@ -282,10 +275,7 @@ class Collection final : public CollectionBase {
   void before_cut(const RankChange& change) override {
     const int self = change.new_rank_of[static_cast<std::size_t>(rt_.rank())];
     const auto tell_new_home = [&](std::uint64_t e, int rank, std::uint64_t version) {
-      const int new_home = mapper_(delinearize(e, bounds_), bounds_, change.new_size);
-      if (new_home < 0 || new_home >= change.new_size)
-        fatal("the mapper of collection {} put element {} on rank {} of {} at a rescale", id_,
-              to_string(delinearize(e, bounds_)), new_home, change.new_size);
+      const int new_home = home_among(e, change.new_size);
       tessera::detail::hooks(rt_).send_to<&detail::LocationWire::layout, &Collection::on_rescale_fact>(
           change.old_rank_of[static_cast<std::size_t>(new_home)], id_, Envelope::kSystem, e, rank, version);
     };
@@ -321,6 +311,16 @@ class Collection final : public CollectionBase {
   }
 
  private:
+  // The home of `e` among `ranks` ranks (the runtime's size, or the size after a rescale).
+  int home_among(std::uint64_t e, int ranks) const {
+    const Index<N> idx = delinearize(e, bounds_);
+    const int home = mapper_(idx, bounds_, ranks);
+    if (home < 0 || home >= ranks)
+      fatal("the mapper of collection {} put element {} on rank {}: expected a rank in [0, {})", id_,
+            to_string(idx), home, ranks);
+    return home;
+  }
+
   // An element on this rank, with the broadcasts it has run (broadcast_log.hpp).
   struct Local {
     std::unique_ptr<T> element;
