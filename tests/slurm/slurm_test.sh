@@ -128,10 +128,10 @@ EOF
     ;;
 
   down)
-    # The job must be stepping when its node goes DOWN. In one CI run (of 12 runs of it by then) a task of the
-    # direct launch (srun, PMIx) died of SIGSEGV inside MPI_Init's shared-memory setup, before
-    # any Tessera code ran on it; a second launch is not a second node failure, so it is tried
-    # once more, and the first attempt's output stays in the log.
+    # The job must be stepping when its node goes DOWN. In one CI run a task of the direct launch
+    # (srun, PMIx) died of SIGSEGV at start, beside Open MPI's message that its shared-memory
+    # setup failed (open(2): no such file); it did not recur in 10 runs by hand. A second launch
+    # is not a second node failure, so it is tried once more, and the first one's output is kept.
     stepping() { grep -Eq "^ +[1-9][0-9]* +[0-9.]+ " "$work/out.txt" 2> /dev/null; }
     for attempt in 1 2; do
       on srun -N 2 -n 4 "$pic" --mode=amt --L 480 --n 200000 --steps 100000 --print_every 10 > "$work/out.txt" 2>&1 &
