@@ -4,6 +4,7 @@
 #include <tessera/runtime/timer.hpp>
 
 #include <algorithm>
+#include <cstring>
 
 namespace tessera::collections {
 
@@ -19,6 +20,13 @@ PhaseManager::PhaseManager(Runtime& rt, LoadClock clock)
   phase_start_ticks_ = ticks();
   idle_start_ = idle_now();
   tessera::detail::hooks(rt_).add_rescale_listener(this);
+  if (const std::span<const std::byte> joined = rt_.joined_state("phases"); joined.size() == sizeof phase_)
+    std::memcpy(&phase_, joined.data(), sizeof phase_);
+}
+
+void PhaseManager::join_state(JoinState& state) const {
+  const auto* raw = reinterpret_cast<const std::byte*>(&phase_);
+  state["phases"].assign(raw, raw + sizeof phase_);
 }
 
 PhaseManager::~PhaseManager() { tessera::detail::hooks(rt_).remove_rescale_listener(this); }

@@ -4,6 +4,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
 
 #include <tessera/lb/advisor.hpp>
@@ -52,6 +53,17 @@ void Context::start(int& argc, char**& argv, MPI_Comm app_comm, const ContextOpt
   options.flag_groups = {&collection_flags_, &lb_data_flags_, &termination_flags_, &lb_flags_, &checkpoint_flags_, &steal_flags_, &elastic_flags_};
   runtime_ = std::make_unique<Runtime>(argc, argv, std::move(options));
   app_comm_ = app_comm != MPI_COMM_NULL ? app_comm : MPI_COMM_WORLD;
+  MPI_Comm_size(MPI_COMM_WORLD, &processes_started_);
+  if (runtime_->joined()) {
+    // Started by an expand (context_elastic.cpp): the application's communicator joins the
+    // running ranks' as the runtime's did, in the same order.
+    MPI_Comm parent = MPI_COMM_NULL;
+    MPI_Comm_get_parent(&parent);
+    MPI_Intercomm_merge(parent, 1, &app_comm_);
+    owns_app_comm_ = true;
+    const std::span<const std::byte> started = runtime_->joined_state("context");
+    if (started.size() == sizeof(std::int32_t)) std::memcpy(&processes_started_, started.data(), sizeof(std::int32_t));
+  }
   help_shown_ = runtime_->help_shown() || lb_flags_.help_lb;
   if (lb_flags_.help_lb && runtime_->rank() == 0) {
     fmt::print("{}", lb::Registry::builtin().help());
@@ -71,6 +83,7 @@ void Context::start(int& argc, char**& argv, MPI_Comm app_comm, const ContextOpt
     phases_->set_restart(restart_);
   }
   lb_manager_ = std::make_unique<lb::LbManager>(*runtime_, *termination_, *phases_, lb_flags_);
+  if (runtime_->joined()) lb_manager_->request();  // as the running ranks did: the next phase end fills this one
   if (Tracer* tracer = runtime_->tracer())
     tracer->async_begin("phase", fmt::format("phase {}", phases_->phase()), static_cast<std::uint64_t>(phases_->phase()));
   if (lb_data_flags_.recording()) {
@@ -154,12 +167,13 @@ collections::PhaseRecord Context::phase_end() {
       rescaled_at_ = -1.0;
     }
     const double decision_start = wall_time();
-    const std::vector<int> leaving = due_shrink(record.phase);
+    const DueRescale due = due_rescale(record.phase);
     const double decision_s = wall_time() - decision_start;
     TraceSlice lb(tracer, "lb");
-    lb_manager_->phase_end(record, leaving);
+    lb_manager_->phase_end(record, due.leaving);
     lb.end();
-    if (!leaving.empty()) shrink(record.phase, leaving, decision_s);
+    if (!due.leaving.empty()) shrink(record.phase, due.leaving, decision_s);
+    if (due.joining > 0) expand(record.phase, due.joining, due.host, decision_s);
     if (runtime_->left()) return record;
   }
   if (checkpoint_flags_.interval > 0 && (record.phase + 1) % checkpoint_flags_.interval == 0) {

@@ -9,8 +9,12 @@
 #include <algorithm>
 #include <array>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <string_view>
+
+#include <unistd.h>
 
 namespace tessera {
 namespace {
@@ -57,7 +61,40 @@ void Context::request_shrink(std::vector<int> ranks) {
   shrink_requests_.push_back(std::move(ranks));
 }
 
-std::vector<int> Context::due_shrink(std::int64_t phase) {
+void Context::request_expand(int processes, std::string host) {
+  if (processes < 1) throw Error(fmt::format("request_expand: {} processes: expected at least 1", processes));
+  expand_requests_.emplace_back(processes, std::move(host));
+}
+
+std::string Context::expand_refusal(int processes, const std::string& host) const {
+  if (!join_state_) return "this program hands no state to new processes (Context::set_join_state), so none can join";
+  if (lb_flags_.name.empty() || lb_flags_.automatic())
+    return "an expand needs a balancer to fill the new ranks: --tessera_lb_name, with a fixed --tessera_lb_interval";
+  // Open MPI connects to a spawned job over a BTL that reaches other jobs' processes; shared
+  // memory alone answers "Unreachable" in the new processes' MPI_Init, which ends the whole job.
+  if (const char* btl = std::getenv("OMPI_MCA_btl"); btl != nullptr && std::string_view(btl).find("tcp") == std::string_view::npos)
+    return fmt::format("Open MPI's BTLs here ({}) cannot reach new processes: add tcp (--mca btl self,vader,tcp)", btl);
+  int* universe = nullptr;
+  int found = 0;
+  MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_UNIVERSE_SIZE, &universe, &found);
+  if (found && universe != nullptr && processes_started_ + processes > *universe)
+    return fmt::format("the job was given {} slots (MPI_UNIVERSE_SIZE) and has started {} processes, those that left included",
+                       *universe, processes_started_);
+  if (!host.empty()) {
+    // Every rank's host name, to check `host` against the hosts that run the job's ranks.
+    std::array<char, 256> mine{};
+    gethostname(mine.data(), mine.size() - 1);
+    std::vector<char> all(mine.size() * static_cast<std::size_t>(runtime_->size()));
+    MPI_Allgather(mine.data(), static_cast<int>(mine.size()), MPI_CHAR, all.data(), static_cast<int>(mine.size()), MPI_CHAR,
+                  runtime_->comm());
+    bool known = false;
+    for (std::size_t at = 0; at < all.size(); at += mine.size()) known = known || host == std::string(all.data() + at);
+    if (!known) return fmt::format("host {} runs none of the job's ranks (a spawn there is not tried: Open MPI 4.1 hangs after one it cannot place)", host);
+  }
+  return {};
+}
+
+Context::DueRescale Context::due_rescale(std::int64_t phase) {
   // Every source below is the same on every rank (the control file after its broadcast), so
   // every rank refuses and accepts alike; rank 0 says why.
   struct Due {
@@ -72,6 +109,15 @@ std::vector<int> Context::due_shrink(std::int64_t phase) {
     due.push_back({std::move(request), "from code"});
   }
   shrink_requests_.clear();
+  for (auto& [processes, host] : expand_requests_) {
+    ElasticRequest request;
+    request.kind = ElasticRequest::Kind::expand;
+    request.processes = processes;
+    request.host = std::move(host);
+    request.text = fmt::format("expand {}{}{}", processes, request.host.empty() ? "" : " ", request.host);
+    due.push_back({std::move(request), "from code"});
+  }
+  expand_requests_.clear();
   const auto [first, last] = elastic_flags_.schedule().equal_range(phase);
   for (auto it = first; it != last; ++it) due.push_back({it->second, "--tessera_elastic_plan"});
   if (!elastic_flags_.control.empty())
@@ -83,20 +129,27 @@ std::vector<int> Context::due_shrink(std::int64_t phase) {
       }
     }
 
-  std::vector<int> leaving;
+  DueRescale result;
   const int size = runtime_->size();
   for (const Due& d : due) {
     std::string refused;
-    if (d.request.kind == ElasticRequest::Kind::expand) {
-      refused = "expand is not built: new processes cannot join a running job in this version";
-    } else if (runtime_->tracer() != nullptr) {
+    if (runtime_->tracer() != nullptr) {
       refused = "a trace (--tessera_trace) cannot follow a change of the rank set yet";
     } else if (lb_data_) {
       refused = "LB data (--tessera_lb_data) cannot follow a change of the rank set yet";
+    } else if (d.request.kind == ElasticRequest::Kind::expand) {
+      if (!result.leaving.empty() || result.joining > 0) refused = "one rescale per phase end, and this one already has one";
+      else refused = expand_refusal(d.request.processes, d.request.host);
+      if (refused.empty()) {
+        result.joining = d.request.processes;
+        result.host = d.request.host;
+      }
+    } else if (result.joining > 0) {
+      refused = "one rescale per phase end, and this one already has an expand";
     } else {
       // The rank set's own rules (RankChange::shrink: inside the run, once each, not every rank),
       // then the one this version adds.
-      std::vector<int> next = leaving;
+      std::vector<int> next = result.leaving;
       next.insert(next.end(), d.request.ranks.begin(), d.request.ranks.end());
       try {
         RankChange::shrink(size, next);
@@ -105,14 +158,14 @@ std::vector<int> Context::due_shrink(std::int64_t phase) {
       }
       if (refused.empty() && std::find(next.begin(), next.end(), 0) != next.end())
         refused = "rank 0 cannot leave (it reads the control file and writes the run's outputs)";
-      if (refused.empty()) leaving = std::move(next);
+      if (refused.empty()) result.leaving = std::move(next);
     }
     if (!refused.empty() && runtime_->rank() == 0)
       runtime_->log().warn("tessera elastic: phase {}: refused '{}' ({}): {}; the run goes on with {} ranks", phase,
                            d.request.text, d.source, refused, size);
   }
-  std::sort(leaving.begin(), leaving.end());
-  return leaving;
+  std::sort(result.leaving.begin(), result.leaving.end());
+  return result;
 }
 
 void Context::shrink(std::int64_t phase, const std::vector<int>& leaving, double decision_s) {
@@ -145,6 +198,103 @@ void Context::shrink(std::int64_t phase, const std::vector<int>& leaving, double
   report.decision_s = slowest[0];
   report.quiescence_s = slowest[1];
   report.cut_s = slowest[2];
+  last_rescale_ = report;
+  rescaled_at_ = wall_time();
+  if (runtime_->rank() != 0) return;
+  fmt::print("{}\n", report.line());
+  std::fflush(stdout);
+  if (!lb_flags_.stats_file.empty()) {
+    std::ofstream out(lb_flags_.stats_file, std::ios::app);
+    if (!(out << report.json() << '\n'))
+      fatal("--tessera_lb_stats_file={}: cannot append the rescale's statistics (expected a writable file)", lb_flags_.stats_file);
+  }
+}
+
+namespace {
+
+// This process's command line, to start the same program again (Linux's /proc).
+std::vector<std::string> own_command_line() {
+  std::ifstream in("/proc/self/cmdline", std::ios::binary);
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::vector<std::string> args;
+  for (std::size_t start = 0; start < text.size();) {
+    const std::size_t end = text.find('\0', start);
+    args.push_back(text.substr(start, end == std::string::npos ? std::string::npos : end - start));
+    if (end == std::string::npos) break;
+    start = end + 1;
+  }
+  return args;
+}
+
+}  // namespace
+
+void Context::expand(std::int64_t phase, int joining, const std::string& host, double decision_s) {
+  const RankChange change = RankChange::expand(runtime_->size(), joining);
+  RescaleReport report;
+  report.phase = phase;
+  report.old_size = change.old_size;
+  report.new_size = change.new_size;
+  report.joining = joining;
+  // The same program and arguments, marked so its runtime joins this job instead of starting one.
+  std::vector<std::string> args = own_command_line();
+  std::error_code error;
+  const std::string program = std::filesystem::read_symlink("/proc/self/exe", error).string();
+  if (args.empty() || program.empty()) fatal("tessera elastic: expand: this process's command line cannot be read from /proc/self");
+  std::vector<char*> argv;
+  bool marked = false;
+  for (std::size_t i = 1; i < args.size(); ++i) {
+    marked = marked || args[i] == "--tessera_elastic_joined";
+    argv.push_back(args[i].data());
+  }
+  std::string mark = "--tessera_elastic_joined";
+  if (!marked) argv.push_back(mark.data());
+  argv.push_back(nullptr);
+  MPI_Info info = MPI_INFO_NULL;
+  if (!host.empty()) {
+    MPI_Info_create(&info);
+    MPI_Info_set(info, "host", host.c_str());
+  }
+  const double spawn_start = wall_time();
+  MPI_Comm joiners = MPI_COMM_NULL;
+  std::vector<int> codes(static_cast<std::size_t>(joining), MPI_SUCCESS);
+  MPI_Comm_set_errhandler(runtime_->comm(), MPI_ERRORS_RETURN);
+  const int spawned = MPI_Comm_spawn(program.c_str(), argv.data(), joining, info, 0, runtime_->comm(), &joiners, codes.data());
+  MPI_Comm_set_errhandler(runtime_->comm(), MPI_ERRORS_ARE_FATAL);
+  if (info != MPI_INFO_NULL) MPI_Info_free(&info);
+  if (spawned != MPI_SUCCESS) {
+    std::array<char, MPI_MAX_ERROR_STRING> text{};
+    int length = 0;
+    MPI_Error_string(spawned, text.data(), &length);
+    if (runtime_->rank() == 0)
+      runtime_->log().warn("tessera elastic: phase {}: expand {} failed: MPI_Comm_spawn: {}; the run goes on with {} ranks", phase,
+                           joining, std::string(text.data(), static_cast<std::size_t>(length)), change.old_size);
+    return;
+  }
+  const double spawn_s = wall_time() - spawn_start;
+  JoinState handed;
+  if (runtime_->rank() == 0) {
+    handed["app"] = join_state_();
+    const std::int32_t started = processes_started_ + joining;
+    const auto* raw = reinterpret_cast<const std::byte*>(&started);
+    handed["context"].assign(raw, raw + sizeof started);
+  }
+  processes_started_ += joining;
+  const RescaleTimes times = runtime_->rescale(change, joiners, std::move(handed));
+  // The slowest old rank's stages (over the old ranks' communicator: the new processes have no
+  // stages to compare), then the application's communicator follows the runtime's.
+  std::array<double, 4> stages{decision_s, spawn_s, times.handover_s, times.cut_s};
+  MPI_Allreduce(MPI_IN_PLACE, stages.data(), static_cast<int>(stages.size()), MPI_DOUBLE, MPI_MAX, app_comm_);
+  MPI_Comm next = MPI_COMM_NULL;
+  MPI_Intercomm_merge(joiners, 0, &next);
+  MPI_Comm_free(&joiners);
+  if (owns_app_comm_) MPI_Comm_free(&app_comm_);
+  app_comm_ = next;
+  owns_app_comm_ = true;
+  lb_manager_->request();  // the next phase end fills the new ranks
+  report.decision_s = stages[0];
+  report.spawn_s = stages[1];
+  report.quiescence_s = stages[2];
+  report.cut_s = stages[3];
   last_rescale_ = report;
   rescaled_at_ = wall_time();
   if (runtime_->rank() != 0) return;

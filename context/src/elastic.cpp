@@ -63,6 +63,7 @@ void ElasticFlags::describe(FlagTable& table) {
   table.option("--tessera_elastic_control", control,
                "A file rank 0 reads at every phase end for rescale requests (\"shrink 1,3\"), then removes")
       .shown_as("PATH");
+  table.flag("--tessera_elastic_joined", joined, "Set by an expand on the processes it starts (not for users)");
 }
 
 void ElasticFlags::resolve() {
@@ -85,6 +86,11 @@ void ElasticFlags::resolve() {
 }
 
 std::string RescaleReport::line() const {
+  if (joining > 0)
+    return fmt::format(
+        "tessera elastic: phase {} expand {} -> {} ranks ({} process(es) joined): decision {:.3f} ms, spawn {:.3f} ms, "
+        "quiescence {:.3f} ms, merge {:.3f} ms; the next phase end balances",
+        phase, old_size, new_size, joining, decision_s * 1e3, spawn_s * 1e3, quiescence_s * 1e3, cut_s * 1e3);
   return fmt::format(
       "tessera elastic: phase {} shrink {} -> {} ranks (rank(s) {} left): decision {:.3f} ms, evacuation {:.3f} ms "
       "({} migrations), quiescence {:.3f} ms, cut {:.3f} ms",
@@ -93,12 +99,13 @@ std::string RescaleReport::line() const {
 }
 
 std::string RescaleReport::json() const {
-  const nlohmann::json out = {{"rescale", "shrink"},          {"phase", phase},
+  const nlohmann::json out = {{"rescale", joining > 0 ? "expand" : "shrink"}, {"phase", phase},
                               {"old_size", old_size},         {"new_size", new_size},
                               {"leaving", leaving},           {"decision_s", decision_s},
                               {"evacuation_s", evacuation_s}, {"quiescence_s", quiescence_s},
                               {"cut_s", cut_s},               {"first_phase_s", first_phase_s},
-                              {"migrations", migrations}};
+                              {"migrations", migrations},     {"joining", joining},
+                              {"spawn_s", spawn_s}};
   return out.dump();
 }
 

@@ -1,13 +1,85 @@
-// Runtime::rescale and the end of a process whose run changed its rank set (rank_change.hpp).
+// Runtime::rescale, a process joining at an expand, and the end of a process whose run changed
+// its rank set (rank_change.hpp).
+#include <tessera/runtime/collectives.hpp>
 #include <tessera/runtime/runtime.hpp>
 
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
 #include <chrono>
+#include <cstdint>
+#include <cstring>
+#include <string_view>
 #include <thread>
 
 namespace tessera {
+namespace {
+
+constexpr std::string_view kJoinedFlag = "--tessera_elastic_joined";
+
+// The JoinState on the wire: per key, its length, the key, the value's length, the value.
+void put_bytes(std::vector<std::byte>& out, const void* data, std::uint64_t length) {
+  const auto* begin = static_cast<const std::byte*>(data);
+  const std::uint64_t header = length;
+  const auto* h = reinterpret_cast<const std::byte*>(&header);
+  out.insert(out.end(), h, h + sizeof header);
+  out.insert(out.end(), begin, begin + length);
+}
+
+std::vector<std::byte> encode_join_state(const JoinState& state) {
+  std::vector<std::byte> out;
+  for (const auto& [key, value] : state) {
+    put_bytes(out, key.data(), key.size());
+    put_bytes(out, value.data(), value.size());
+  }
+  return out;
+}
+
+JoinState decode_join_state(std::span<const std::byte> in) {
+  JoinState state;
+  std::size_t at = 0;
+  const auto take = [&in, &at]() {
+    std::uint64_t length = 0;
+    if (in.size() - at < sizeof length) fatal("a joining process received a truncated join state");
+    std::memcpy(&length, in.data() + at, sizeof length);
+    at += sizeof length;
+    if (in.size() - at < length) fatal("a joining process received a truncated join state");
+    const std::span<const std::byte> bytes = in.subspan(at, length);
+    at += length;
+    return bytes;
+  };
+  while (at < in.size()) {
+    const std::span<const std::byte> key = take();
+    const std::span<const std::byte> value = take();
+    state[std::string(reinterpret_cast<const char*>(key.data()), key.size())].assign(value.begin(), value.end());
+  }
+  return state;
+}
+
+// Collective over the running ranks and the new processes (root: running rank 0).
+void hand_over(MPI_Comm joining, int rank, const JoinState& state) {
+  std::vector<std::byte> bytes = encode_join_state(state);
+  std::uint64_t length = bytes.size();
+  const int root = rank == 0 ? MPI_ROOT : MPI_PROC_NULL;
+  MPI_Bcast(&length, 1, MPI_UINT64_T, root, joining);
+  MPI_Bcast(bytes.data(), static_cast<int>(length), MPI_BYTE, root, joining);
+}
+
+JoinState take_over(MPI_Comm parent) {
+  std::uint64_t length = 0;
+  MPI_Bcast(&length, 1, MPI_UINT64_T, 0, parent);
+  std::vector<std::byte> bytes(length);
+  MPI_Bcast(bytes.data(), static_cast<int>(length), MPI_BYTE, 0, parent);
+  return decode_join_state(bytes);
+}
+
+struct RuntimeJoinState {
+  std::int32_t rescales = 0;
+  std::int32_t home_ranks = 0;
+  std::uint64_t collectives = 0;  // Collectives::next_sequence
+};
+
+}  // namespace
 
 RankChange RankChange::shrink(int size, std::span<const int> leaving) {
   RankChange change;
@@ -30,7 +102,46 @@ RankChange RankChange::shrink(int size, std::span<const int> leaving) {
   return change;
 }
 
-RescaleTimes Runtime::rescale(const RankChange& change) {
+RankChange RankChange::expand(int size, int joining) {
+  if (joining < 1) throw std::invalid_argument("an expand adds at least one process, not " + std::to_string(joining));
+  RankChange change;
+  change.old_size = size;
+  change.new_size = size + joining;
+  for (int r = 0; r < size; ++r) {
+    change.new_rank_of.push_back(r);
+    change.old_rank_of.push_back(r);
+  }
+  change.old_rank_of.resize(static_cast<std::size_t>(change.new_size), -1);
+  return change;
+}
+
+bool Runtime::join_running_job(int argc, char** argv) {
+  bool marked = false;
+  for (int i = 1; i < argc && argv[i] != nullptr; ++i) marked = marked || argv[i] == kJoinedFlag;
+  if (!marked) return false;
+  MPI_Comm parent = MPI_COMM_NULL;
+  MPI_Comm_get_parent(&parent);
+  if (parent == MPI_COMM_NULL)
+    throw Error(std::string(kJoinedFlag) + " is set by an expand on the processes it starts; this process was not started by one");
+  joined_state_ = take_over(parent);
+  RuntimeJoinState mine;
+  const std::span<const std::byte> bytes = joined_state("runtime");
+  if (bytes.size() != sizeof mine) fatal("a joining process received no runtime state from the running ranks");
+  std::memcpy(&mine, bytes.data(), sizeof mine);
+  rescales_ = mine.rescales;
+  home_ranks_ = mine.home_ranks;
+  collectives().continue_at(mine.collectives);
+  MPI_Intercomm_merge(parent, 1, &comm_);
+  joined_ = true;
+  return true;
+}
+
+std::span<const std::byte> Runtime::joined_state(const std::string& key) const {
+  const auto it = joined_state_.find(key);
+  return it == joined_state_.end() ? std::span<const std::byte>() : std::span<const std::byte>(it->second);
+}
+
+RescaleTimes Runtime::rescale(const RankChange& change, MPI_Comm joining, JoinState handed) {
   const auto seconds_since = [](std::chrono::steady_clock::time_point t) {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
   };
@@ -43,15 +154,28 @@ RescaleTimes Runtime::rescale(const RankChange& change) {
   const auto handover = std::chrono::steady_clock::now();
   for (RescaleListener* listener : std::vector<RescaleListener*>(rescale_listeners_)) listener->before_cut(change);
   drain();
+  const bool expand = change.joining() > 0;
+  if (expand) {
+    if (joining == MPI_COMM_NULL) fatal("rescale: an expand to {} ranks without the new processes' intercommunicator", change.new_size);
+    // The new processes wait in their start-up for this, then for the merge below.
+    JoinState state = std::move(handed);
+    RuntimeJoinState mine{rescales_ + 1, home_ranks_, collectives().next_sequence()};
+    const auto* raw = reinterpret_cast<const std::byte*>(&mine);
+    state["runtime"].assign(raw, raw + sizeof mine);
+    for (const RescaleListener* listener : rescale_listeners_) listener->join_state(state);
+    hand_over(joining, rank_, state);
+  }
   times.handover_s = seconds_since(handover);
   const auto cut = std::chrono::steady_clock::now();
   const int next_rank = change.new_rank_of[static_cast<std::size_t>(rank_)];
   // Every rank takes its transports down together: a node's rings are released collectively.
   transport_.reset();
   MPI_Comm next = MPI_COMM_NULL;
-  MPI_Comm_split(comm_, next_rank < 0 ? MPI_UNDEFINED : 0, rank_, &next);
+  if (expand) MPI_Intercomm_merge(joining, 0, &next);
+  else MPI_Comm_split(comm_, next_rank < 0 ? MPI_UNDEFINED : 0, rank_, &next);
   MPI_Comm_free(&comm_);
   ++rescales_;
+  if (!expand) home_ranks_ = change.new_size;
   if (next_rank < 0) {
     log_->info("left the run at rescale {} ({} -> {} ranks)", rescales_, change.old_size, change.new_size);
     left_ = true;
@@ -66,7 +190,9 @@ RescaleTimes Runtime::rescale(const RankChange& change) {
   MPI_Comm_size(comm_, &size_);
   if (rank_ != next_rank || size_ != change.new_size)
     fatal("rescale: rank {} became {} of {}, expected {} of {}", old_rank, rank_, size_, next_rank, change.new_size);
+  // The same collectives, in the same order, as a joining process's start-up.
   nodes_ = NodeMap::of(comm_);
+  configure_idle();
   try {
     transport_ = make_transport(comm_, transport_options_);
   } catch (const Error& e) {

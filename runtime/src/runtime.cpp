@@ -103,10 +103,12 @@ Runtime::Runtime(int& argc, char**& argv, RuntimeOptions options) {
     MPI_Init(&argc, &argv);
     owns_mpi_ = true;
   }
-  MPI_Comm_dup(base, &comm_);
+  // A process an expand started merges with the running ranks; its `base` is only its own.
+  if (!join_running_job(argc, argv)) MPI_Comm_dup(base, &comm_);
   MPI_Comm_dup(base, &origin_);
   MPI_Comm_rank(comm_, &rank_);
   MPI_Comm_size(comm_, &size_);
+  if (!joined_) home_ranks_ = size_;
   nodes_ = NodeMap::of(comm_);  // collective: every rank gets here, before the flags are parsed
 
   if (options.flags) flags_ = *options.flags;
@@ -129,14 +131,7 @@ Runtime::Runtime(int& argc, char**& argv, RuntimeOptions options) {
   log_ = std::make_shared<spdlog::logger>("tessera", std::make_shared<spdlog::sinks::stderr_sink_mt>());
   log_->set_pattern(fmt::format("[%H:%M:%S.%e] [tessera rank {}] [%l] %v", rank_));
   log_->set_level(spdlog::level::from_str(flags_.log_level));
-  const detail::NodeCpus cpus = detail::node_cpus(comm_);
-  idle_.configure(flags_, flags_.idle_spin_us == RuntimeFlags::kIdleSpinAuto && cpus.shared());
-  if (cpus.node_rank == 0)
-    log_->info("idle policy on {}: {} rank(s), {} usable CPU(s) (the ranks' affinity masks and cgroup quota): {}",
-               cpus.host, cpus.node_ranks, cpus.cpus,
-               flags_.idle_spin_us != RuntimeFlags::kIdleSpinAuto ? fmt::format("spin {} us, set by hand", flags_.idle_spin_us)
-               : cpus.shared() ? "ranks share CPUs, short spin"
-                               : "a CPU per rank, long spin until a rank is seen descheduled");
+  configure_idle();
 
   detail::freeze_handler_ids();
   if (!trace_flags.dir.empty()) {
@@ -164,6 +159,17 @@ Runtime::Runtime(int& argc, char**& argv, RuntimeOptions options) {
   idle_.clock().set_tracer(tracer_);
   log_->debug("started: {} ranks, {} MPI, idle spin {} us", size_, owns_mpi_ ? "standalone" : "interop",
               idle_.spin_us());
+}
+
+void Runtime::configure_idle() {
+  const detail::NodeCpus cpus = detail::node_cpus(comm_);
+  idle_.configure(flags_, flags_.idle_spin_us == RuntimeFlags::kIdleSpinAuto && cpus.shared());
+  if (cpus.node_rank == 0)
+    log_->info("idle policy on {}: {} rank(s), {} usable CPU(s) (the ranks' affinity masks and cgroup quota): {}",
+               cpus.host, cpus.node_ranks, cpus.cpus,
+               flags_.idle_spin_us != RuntimeFlags::kIdleSpinAuto ? fmt::format("spin {} us, set by hand", flags_.idle_spin_us)
+               : cpus.shared() ? "ranks share CPUs, short spin"
+                               : "a CPU per rank, long spin until a rank is seen descheduled");
 }
 
 Runtime::~Runtime() {

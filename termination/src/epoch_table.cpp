@@ -7,6 +7,7 @@
 #include <tessera/runtime/timer.hpp>
 
 #include <algorithm>
+#include <cstring>
 
 namespace tessera::detail {
 
@@ -17,6 +18,19 @@ EpochTable::EpochTable(Termination& owner, Runtime& rt, const TerminationFlags& 
   tessera::detail::hooks(rt_).set_observer(this);
   poller_ = tessera::detail::hooks(rt_).add_poller([this] { return poll(); });
   tessera::detail::hooks(rt_).add_rescale_listener(this);
+  if (const std::span<const std::byte> joined = rt_.joined_state("termination"); !joined.empty()) {
+    std::uint64_t sequences[2];
+    if (joined.size() != sizeof sequences) fatal("a joining process received a malformed termination state");
+    std::memcpy(sequences, joined.data(), sizeof sequences);
+    collective_sequence_ = sequences[0];
+    rooted_sequence_ = sequences[1];
+  }
+}
+
+void EpochTable::join_state(JoinState& state) const {
+  const std::uint64_t sequences[2] = {collective_sequence_, rooted_sequence_};
+  const auto* raw = reinterpret_cast<const std::byte*>(sequences);
+  state["termination"].assign(raw, raw + sizeof sequences);
 }
 
 void EpochTable::before_cut(const RankChange&) {

@@ -36,6 +36,8 @@ class EpochTable final : public MessageObserver, public RescaleListener, public 
   // A rescale renumbers the ranks, and a rooted epoch's id holds its root's number: the rooted
   // sequences continue above every rank's, so no new id repeats one an old rank used.
   void before_cut(const RankChange& change) override;
+  // At an expand: the sequences, so a joining process numbers its next epoch as every rank does.
+  void join_state(JoinState& state) const override;
 
   // System handlers (member handlers on kTerminationTarget).
   void wave_request(EpochId epoch, std::uint64_t wave);

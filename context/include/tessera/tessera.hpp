@@ -200,6 +200,26 @@ class Context {
   /// one named twice; what only the phase end can judge (a rank outside the run, rank 0, every
   /// rank) is refused there with one message, and the run goes on.
   void request_shrink(std::vector<int> ranks);
+  /// `processes` new processes of this program join at the next phase end (every rank makes the
+  /// same request), on `host` or on the job's free slots (context/elastic.hpp gives what an
+  /// expand needs). They get ranks size()..size()+processes-1 and the next phase end balances
+  /// elements onto them. Throws tessera::Error for fewer than one process.
+  void request_expand(int processes, std::string host = {});
+  /// True in a process that joined the run at an expand. Its Context continues the run's phase
+  /// numbering and holds no element; the program skips its set-up's collective steps (placing,
+  /// reading input) and enters its loop after the phase the expand ended, with join_state().
+  bool joined() const { return runtime_->joined(); }
+  /// What the running ranks' set_join_state function returned at the expand (empty when not joined).
+  std::span<const std::byte> join_state() const { return runtime_->joined_state("app"); }
+  /// The same, decoded as a `S` (serial::encode).
+  template <class S>
+  S join_state() const {
+    serial::Reader reader(join_state(), runtime_.get());
+    return serial::decode<S>(reader);
+  }
+  /// What an expand hands the new processes as the application's state, called on rank 0 at the
+  /// phase end the expand happens at. Without it an expand is refused.
+  void set_join_state(std::function<std::vector<std::byte>()> state) { join_state_ = std::move(state); }
   /// True on a rank that has left the run: the program ends its loop and returns (finalize()
   /// does nothing collective there). Its process waits at exit, holding no core, for the others.
   bool left() const { return runtime_->left(); }
@@ -234,10 +254,18 @@ class Context {
   void start(int& argc, char**& argv, MPI_Comm app_comm, const ContextOptions* preset = nullptr);
   void check_checkpoint_dir() const;
   void remove_old_checkpoints(const std::filesystem::path& newest) const;
-  // The shrink due at the end of `phase` (code, plan, control file), agreed on every rank; the
-  // ranks that leave, empty when none (context_elastic.cpp).
-  std::vector<int> due_shrink(std::int64_t phase);
+  // The rescale due at the end of `phase` (code, plan, control file), agreed on every rank: the
+  // ranks that leave or the processes that join, neither when none (context_elastic.cpp).
+  struct DueRescale {
+    std::vector<int> leaving;  // a shrink
+    int joining = 0;           // an expand
+    std::string host;
+  };
+  DueRescale due_rescale(std::int64_t phase);
+  // Why an expand of `processes` on `host` cannot be met now, or "" (context_elastic.cpp).
+  std::string expand_refusal(int processes, const std::string& host) const;
   void shrink(std::int64_t phase, const std::vector<int>& leaving, double decision_s);
+  void expand(std::int64_t phase, int joining, const std::string& host, double decision_s);
   // Rank 0, once every rank's LB data file is complete; each returns "" or what failed.
   std::string write_report() const;  // --tessera_lb_report
   std::string print_advice() const;  // --tessera_lb_advise
@@ -261,6 +289,9 @@ class Context {
   bool help_shown_ = false;
   ElasticFlags elastic_flags_;
   std::vector<std::vector<int>> shrink_requests_;  // from code, for the next phase end
+  std::vector<std::pair<int, std::string>> expand_requests_;  // from code: processes, host
+  std::function<std::vector<std::byte>()> join_state_;
+  int processes_started_ = 0;  // this job's processes, those that left and those that joined included
   MPI_Comm app_comm_ = MPI_COMM_NULL;
   bool owns_app_comm_ = false;  // a split made at a rescale
   std::optional<RescaleReport> last_rescale_;

@@ -37,6 +37,17 @@ LiveBackend::LiveBackend(Runtime& rt, Termination& termination)
   // The runtime's node map, for strategies that charge bytes by node or shape trees by it.
   set_nodes(lb::NodeMap{std::vector<std::int32_t>(rt.node_map().nodes().begin(), rt.node_map().nodes().end())});
   tessera::detail::hooks(rt_).add_rescale_listener(this);
+  if (const std::span<const std::byte> joined = rt_.joined_state("lb_backend"); joined.size() == sizeof(std::uint64_t)) {
+    std::uint64_t registered = 0;
+    std::memcpy(&registered, joined.data(), sizeof registered);
+    handlers_.resize(registered);  // the running ranks' handlers, none of which runs here again
+  }
+}
+
+void LiveBackend::join_state(JoinState& state) const {
+  const std::uint64_t registered = handlers_.size();
+  const auto* raw = reinterpret_cast<const std::byte*>(&registered);
+  state["lb_backend"].assign(raw, raw + sizeof registered);
 }
 
 void LiveBackend::after_cut(const RankChange&) {

@@ -1,24 +1,29 @@
 #!/usr/bin/env bash
 # elastic_test.sh PIC DIR: the main job's path (colors, TemperedLB every phase) through elastic
-# shrinks 4 -> 3 (rank 1 leaves) -> 2 ends with a --dump_particles file byte-identical to a run on
-# a fixed 4 ranks; so do GreedyLB with colors split and merged, and TemperedLB over libfabric;
-# --recut auto with a plan is refused with one message. MPIRUN holds mpirun and its flags.
+# rescales 4 -> 3 (rank 1 leaves) -> 2 -> 4 (2 processes spawned on the job's free slots) ends
+# with a --dump_particles file byte-identical to a run on a fixed 4 ranks; so do GreedyLB with
+# colors split and merged, and TemperedLB over libfabric. An expand beyond the job's slots is
+# refused with one message and the run goes on; --recut auto with a plan is refused with one
+# message. MPIRUN holds mpirun and its flags.
 set -u
 pic=$1 dir=$2
 run=(--mode=amt --L 240 --n 30000 --steps 40 --print_every 0)
-plan="--tessera_elastic_plan=10:shrink 1;25:shrink 2"
+plan="--tessera_elastic_plan=10:shrink 1;25:shrink 2;30:expand 2"
 rm -rf "$dir"; mkdir -p "$dir"
 $MPIRUN -np 4 "$pic" "${run[@]}" --dump_particles "$dir/fixed.bin" > "$dir/fixed.txt" 2>&1 \
   || { cat "$dir/fixed.txt"; echo "the fixed run failed"; exit 1; }
 failed=0
+# Open MPI reaches spawned processes over tcp (its shared memory alone cannot reach another job).
+spawning=${MPIRUN/btl self,vader/btl self,vader,tcp}
 check() {  # check NAME FLAGS...
   local name=$1
   shift
-  $MPIRUN -np 4 "$pic" "${run[@]}" "$plan" "$@" --dump_particles "$dir/$name.bin" > "$dir/$name.txt" 2>&1 \
+  $spawning --host localhost:8 -np 4 "$pic" "${run[@]}" "$plan" "$@" --dump_particles "$dir/$name.bin" > "$dir/$name.txt" 2>&1 \
     || { cat "$dir/$name.txt"; echo "$name: the elastic run failed"; failed=1; return; }
-  grep -q "ranks  *4 -> 2 (2 elastic shrink(s))" "$dir/$name.txt" || { cat "$dir/$name.txt"; echo "$name: did not end on 2 ranks"; failed=1; return; }
+  grep -q "ranks  *4 -> 4 (3 elastic rescale(s))" "$dir/$name.txt" || { cat "$dir/$name.txt"; echo "$name: did not end on 4 ranks after 3 rescales"; failed=1; return; }
+  grep -q "phase 30 expand 2 -> 4 ranks" "$dir/$name.txt" || { cat "$dir/$name.txt"; echo "$name: no expand at phase 30"; failed=1; return; }
   grep -q "validation  *passed" "$dir/$name.txt" || { cat "$dir/$name.txt"; echo "$name: not validated"; failed=1; return; }
-  if cmp -s "$dir/fixed.bin" "$dir/$name.bin"; then echo "$name: 4 -> 3 -> 2 ranks, final particles byte-identical"
+  if cmp -s "$dir/fixed.bin" "$dir/$name.bin"; then echo "$name: 4 -> 3 -> 2 -> 4 ranks, final particles byte-identical"
   else echo "$name: final particles DIFFER from the fixed run"; failed=1; fi
 }
 check tempered --tessera_lb_name=TemperedLB
@@ -26,6 +31,12 @@ check split --tessera_lb_name=GreedyLB --color_loads=particles --tessera_lb_spli
 if [ "${TESSERA_HAVE_OFI:-1}" = 1 ]; then
   check ofi --tessera_lb_name=TemperedLB --tessera_transport=ofi --tessera_shm=false --tessera_transport_args=provider=tcp
 fi
+# Without --host the job has the slots of this machine's cores (2) and 2 processes already.
+out=$($spawning -np 2 "$pic" "${run[@]}" --tessera_lb_name=GreedyLB "--tessera_elastic_plan=5:expand 2" 2>&1)
+status=$?
+n=$(grep -c "refused 'expand 2'.*slots (MPI_UNIVERSE_SIZE)" <<<"$out")
+if [ "$status" -ne 0 ] || [ "$n" -ne 1 ] || ! grep -q "ranks  *2 on" <<<"$out"; then echo "$out"; echo "expand beyond the job's slots: expected one refusal and a run on 2 ranks"; failed=1
+else echo "expand beyond the job's slots: refused with one message, the run went on on 2 ranks"; fi
 out=$($MPIRUN -np 2 "$pic" "${run[@]}" --recut auto --tessera_lb_name=GreedyLB "--tessera_elastic_plan=5:shrink 1" 2>&1)
 status=$?
 n=$(grep -c "cannot be combined with --tessera_elastic_plan" <<<"$out")

@@ -89,6 +89,14 @@ struct CheckpointState {
   std::int64_t m = 0;
 };
 
+// What a process that joins at an expand needs beside its options: where the run is, the rank
+// count the colors' homes were drawn for, and whether the phase that ended rebuilt the directory.
+struct JoinState {
+  CheckpointState state;
+  std::int64_t start_ranks = 0;
+  std::int64_t rebuilt = 0;  // 1: that phase's balancing split or merged colors
+};
+
 void check_same_problem(const CheckpointState& state, const Problem& problem, const std::string& dir) {
   if (state.grid_size != problem.grid_size || state.n != problem.particles || state.k != problem.k ||
       state.m != problem.m) {
@@ -171,7 +179,18 @@ RunSummary run_amt(const Options& options, MPI_Comm parent) {
   }
   Runtime& rt = ctx.runtime();
   CheckpointState state;
-  if (ctx.restarted()) {
+  const bool joined = ctx.joined();
+  JoinState join;
+  if (joined) {
+    // A process an expand started: it enters the run after the phase the expand ended, on the
+    // running ranks' communicator, with their colors' homes; balancing fills it.
+    join = ctx.join_state<JoinState>();
+    state = join.state;
+    comm = ctx.app_comm();
+    MPI_Comm_rank(comm, &rank);
+    ranks = static_cast<int>(join.start_ranks);
+    decomposition.emplace(problem, ranks, state.tiles_x, state.tiles_y);
+  } else if (ctx.restarted()) {
     state = ctx.restart_state<CheckpointState>();
     check_same_problem(state, problem, options.restart);
     decomposition.emplace(problem, ranks, state.tiles_x, state.tiles_y);
@@ -208,10 +227,10 @@ RunSummary run_amt(const Options& options, MPI_Comm parent) {
   const auto directory = make_objgroup<ColorDirectory>(rt, ColorCuts::even(grid), reshaping);
   // On a restart the colors come back from the checkpoint (where they were, or at their new
   // homes on another rank count) instead of being constructed and filled.
-  auto colors = make_colors(rt, reshaping, ctx.restarted(), problem, grid, home, directory);
+  auto colors = make_colors(rt, reshaping, ctx.restarted() || joined, problem, grid, home, directory);
   if (reshaping) directory.local()->rebuild(comm, local_pieces(colors));
   directory.local()->reset_arrivals();
-  if (!ctx.restarted()) {
+  if (!ctx.restarted() && !joined) {
     IdTable ids(grid);
     colors.manager().for_each_local(
         [&](Color& c) { ids.record({c.index()[0], c.index()[1]}, c.tile().draw(problem)); });
@@ -249,8 +268,26 @@ RunSummary run_amt(const Options& options, MPI_Comm parent) {
   const Clock::time_point run_start = Clock::now();
   const double run_start_cpu = thread_cpu_seconds();
   const std::int64_t resumed_after = state.step;
-  int rescales = 0;
+  int rescales = rt.rescales();
+  // The step an expand would hand to new processes, and the rank count the homes were drawn for.
+  std::int64_t current_step = state.step;
+  ctx.set_join_state([&ctx, &state, &current_step, start_ranks = ranks] {
+    JoinState handed{state, start_ranks, 0};
+    handed.state.step = current_step;
+    if (const auto& report = ctx.lb().last_report()) handed.rebuilt = report->splits + report->merges > 0 ? 1 : 0;
+    Buffer bytes;
+    serial::encode(bytes, handed);
+    const auto view = bytes.view();
+    return std::vector<std::byte>(view.begin(), view.end());
+  });
+  if (joined) {
+    // The rest of the expand's step as the running ranks go through it after their phase end
+    // (the directory rebuilt for the new ranks above, as after any rescale).
+    if (join.rebuilt != 0) directory.local()->rebuild(comm, local_pieces(colors));
+    if (options.checkpoint_every > 0 && state.step % options.checkpoint_every == 0) ctx.checkpoint_now(state);
+  }
   for (std::int64_t step = resumed_after + 1; step <= options.steps; ++step) {
+    current_step = step;
     const Clock::time_point step_start = Clock::now();
     if (rank == 0) {
       colors.broadcast_from_this_rank<&Color::advance>(step);
@@ -350,6 +387,7 @@ RunSummary run_amt(const Options& options, MPI_Comm parent) {
   summary.ranks = ranks;
   MPI_Comm_size(comm, &summary.final_ranks);
   summary.rescales = rescales;
+  summary.joined = joined;
   summary.hosts = count_hosts(comm);
   summary.steps = options.steps - resumed_after;
   summary.particles = placed;

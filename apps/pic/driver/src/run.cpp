@@ -40,6 +40,8 @@ int run(int argc, const char* const* argv, MPI_Comm comm, Clock::time_point star
     RunSummary summary = runner_for(options.mode)(options, comm);
     // A rank that left an elastic run has nothing to report; the ranks that stayed count their hosts.
     if (summary.help_shown || summary.left) return 0;
+    // A process that joined at an expand took part in the verification; its run's rank 0 reports.
+    if (summary.joined) return summary.validated ? 0 : 1;
     if (summary.hosts == 0) summary.hosts = count_hosts(comm);
     if (summary.final_ranks == 0) summary.final_ranks = summary.ranks;
     if (rank == 0) {

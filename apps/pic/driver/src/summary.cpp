@@ -53,7 +53,7 @@ void print_summary(const RunSummary& s) {
   fmt::print("  mode                       {}\n", s.mode);
   fmt::print("  balancer                   {}\n", s.lb);
   if (s.rescales > 0)
-    fmt::print("  ranks                      {} -> {} ({} elastic shrink(s)) on {} host(s)\n", s.ranks, s.final_ranks,
+    fmt::print("  ranks                      {} -> {} ({} elastic rescale(s)) on {} host(s)\n", s.ranks, s.final_ranks,
                s.rescales, s.hosts);
   else
     fmt::print("  ranks                      {} on {} host(s)\n", s.ranks, s.hosts);

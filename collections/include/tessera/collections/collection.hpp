@@ -177,7 +177,7 @@ class Collection final : public CollectionBase {
     }
     return std::nullopt;
   }
-  int home_of(std::uint64_t e) const override { return home_among(e, rt_.size()); }
+  int home_of(std::uint64_t e) const override { return home_among(e, rt_.home_ranks()); }
 
   bool migrate(std::uint64_t e, int dest) override {
     auto it = elements_.find(e);
@@ -273,6 +273,7 @@ class Collection final : public CollectionBase {
 
   // ---- A change of the rank set (runtime/rank_change.hpp) ----
   void before_cut(const RankChange& change) override {
+    if (change.joining() > 0) return;  // an expand keeps every number and every home
     const int self = change.new_rank_of[static_cast<std::size_t>(rt_.rank())];
     const auto tell_new_home = [&](std::uint64_t e, int rank, std::uint64_t version) {
       const int new_home = home_among(e, change.new_size);
@@ -290,13 +291,16 @@ class Collection final : public CollectionBase {
       if (fact.destroyed() && home_of(e) == rt_.rank()) tell_new_home(e, LocationTable::kDestroyed, fact.version);
     });
   }
-  void after_cut(const RankChange&) override {
-    locations_.reset(rt_.rank());
-    for (const auto& [e, local] : elements_) locations_.learn(e, rt_.rank(), local.element->migrations_);
-    for (const auto& fact : rescale_facts_) locations_.learn(fact.element, fact.rank, fact.version);
-    rescale_facts_.clear();
-    // Broadcasts are numbered per root rank, and the roots are renumbered: every rank starts
-    // again from nothing, which is exact at quiescence, when every element has run every broadcast.
+  void after_cut(const RankChange& change) override {
+    if (change.joining() == 0) {
+      locations_.reset(rt_.rank());
+      for (const auto& [e, local] : elements_) locations_.learn(e, rt_.rank(), local.element->migrations_);
+      for (const auto& fact : rescale_facts_) locations_.learn(fact.element, fact.rank, fact.version);
+      rescale_facts_.clear();
+    }
+    // Broadcasts are numbered per root rank, the roots are renumbered at a shrink and a joining
+    // process starts with none: every rank starts again from nothing, which is exact at
+    // quiescence, when every element has run every broadcast.
     broadcasts_ = BroadcastLog<Replay>();
     for (auto& [e, local] : elements_) local.marks = BroadcastMarks();
   }

@@ -223,6 +223,8 @@ class PhaseManager : public RescaleListener, public tessera::detail::Resident {
   /// Passes a rescale on to every collection, in creation order.
   void before_cut(const RankChange& change) override;
   void after_cut(const RankChange& change) override;
+  /// At an expand: the phase number, which a joining process's phase manager continues.
+  void join_state(JoinState& state) const override;
 
  private:
   struct Load {

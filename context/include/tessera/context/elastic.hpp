@@ -10,9 +10,19 @@
 ///     when it exists, one request per line ("shrink 1,3", "expand 2", "expand 2 h3"; `#` starts a
 ///     comment), then removes it, so an operator or a batch system writes a request once.
 /// A request that cannot be met (a rank outside the run, rank 0, every rank, a rank named twice,
-/// expand, which this build does not do, or a rescale beside --tessera_trace or
+/// a second rescale at the same phase end, or a rescale beside --tessera_trace or
 /// --tessera_lb_data, which cannot follow a renumbering yet) is refused with one message from
 /// rank 0, and the run goes on with the ranks it has.
+///
+/// An expand starts new processes of the same program with MPI_Comm_spawn (the same command line,
+/// plus --tessera_elastic_joined), on the slots of the hosts the job was given, or on HOST. It
+/// also needs: a program that hands its state to new processes (Context::set_join_state, read in
+/// them with Context::join_state), a balancer (--tessera_lb_name, not --tessera_lb_interval=auto)
+/// to fill the new ranks at the next phase end, which always balances, and free slots: the job's
+/// MPI_UNIVERSE_SIZE counts every process it has started, those that left included (they wait
+/// for the job's end). HOST must be a host that runs one of the job's ranks: Open MPI 4.1 answers a
+/// spawn it cannot place with an error on the root only and a hang in MPI_Finalize, so what it
+/// would refuse is refused before it is tried.
 #include <tessera/runtime/flags.hpp>
 
 #include <cstdint>
@@ -40,6 +50,7 @@ ElasticRequest parse_elastic_request(const std::string& text);
 struct ElasticFlags : FlagGroup {
   std::string plan;     ///< "PHASE:request;PHASE:request"
   std::string control;  ///< a file rank 0 reads at every phase end
+  bool joined = false;  ///< set by an expand on the processes it starts
 
   void describe(FlagTable& table) override;
   void resolve() override;
@@ -51,12 +62,14 @@ struct ElasticFlags : FlagGroup {
 };
 
 /// What one rescale cost, the same on every rank that stays (seconds on the wall clock; each
-/// stage is the slowest rank's).
+/// stage is the slowest old rank's).
 struct RescaleReport {
   std::int64_t phase = 0;       ///< the phase at whose end it happened
   int old_size = 0;
   int new_size = 0;
-  std::vector<int> leaving;     ///< old numbers
+  std::vector<int> leaving;     ///< shrink: old numbers
+  int joining = 0;              ///< expand: the processes that joined
+  double spawn_s = 0.0;         ///< expand: MPI_Comm_spawn until the new processes answered
   double decision_s = 0.0;      ///< agreeing on the request (reading the control file included)
   double evacuation_s = 0.0;    ///< the balancing that emptied the leaving ranks (strategy and migration)
   double quiescence_s = 0.0;    ///< the homes told where each element is, and the drains around it

@@ -71,6 +71,11 @@ class Collectives : public detail::Resident {
  public:
   explicit Collectives(Runtime& rt) : rt_(rt) {}
 
+  /// The number the next collective will have: every rank numbers them alike, so a process that
+  /// joins at an expand continues from the running ranks' (rank_change.hpp).
+  std::uint64_t next_sequence() const { return next_seq_; }
+  void continue_at(std::uint64_t sequence) { next_seq_ = sequence; }
+
   /// Combines every rank's `value` with `op`; `done(result)` runs on `root`.
   template <class T, class Op>
   void reduce(int root, T value, Op op, std::function<void(T)> done) {

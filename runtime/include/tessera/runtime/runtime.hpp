@@ -164,12 +164,22 @@ class Runtime {
   /// is left() afterwards: it sends and receives nothing again, and its destruction waits, without
   /// holding a core, until every process of the original communicator has finished. Fatal when
   /// `change` is not for this size, when called on a left runtime, or with tracing on. Returns
-  /// what its steps cost here.
-  RescaleTimes rescale(const RankChange& change);
+  /// what its steps cost here. For an expand, `joining` is the intercommunicator MPI_Comm_spawn
+  /// returned for the new processes (the caller frees it; fatal when it is missing), and
+  /// `handed` the caller's own keys of the JoinState, beside the listeners' (rank 0's count).
+  RescaleTimes rescale(const RankChange& change, MPI_Comm joining = MPI_COMM_NULL, JoinState handed = {});
   /// True on a rank that left the run at a rescale.
   bool left() const { return left_; }
-  /// How many rescales this runtime has been through.
+  /// True in a process that joined a running job at an expand (rank_change.hpp).
+  bool joined() const { return joined_; }
+  /// In a joined process: what the running ranks handed over under `key` (JoinState); empty when
+  /// nothing was, and always empty in a process that did not join.
+  std::span<const std::byte> joined_state(const std::string& key) const;
+  /// How many rescales this runtime has been through (a joined process counts the job's).
   int rescales() const { return rescales_; }
+  /// Ranks 0..home_ranks()-1 are the homes of elements: the size at start or after the last
+  /// shrink. An expand adds ranks that are home to no element (rank_change.hpp).
+  int home_ranks() const { return home_ranks_; }
 
   /// Seconds spent waiting in run_until since accounting was turned on, on the wall clock and the
   /// thread CPU clock (idle_clock.hpp); the instrumentation subtracts them from loads.
@@ -215,6 +225,11 @@ class Runtime {
   [[noreturn]] void bad_rank(int dest) const;
   // The end of a process's part in a run whose rank set may have changed (rescale.cpp).
   void wait_for_every_process();
+  // A process started by an expand: takes the JoinState and merges with the running ranks into
+  // comm_ (rescale.cpp). False when this process was not started by an expand.
+  bool join_running_job(int argc, char** argv);
+  // Collective over comm_: this node's ranks and CPUs, and the idle policy they call for.
+  void configure_idle();
 
   static constexpr int kAwaitTries = 16;
   static constexpr int kBatchesPerTurn = 16;
@@ -225,7 +240,10 @@ class Runtime {
   MPI_Comm comm_ = MPI_COMM_NULL;
   MPI_Comm origin_ = MPI_COMM_NULL;  // every process this runtime started with (rescale.cpp)
   bool left_ = false;
+  bool joined_ = false;
+  JoinState joined_state_;  // what the running ranks handed over, in a joined process
   int rescales_ = 0;
+  int home_ranks_ = 1;
   TransportOptions transport_options_;  // to build the transports again after a rescale
   std::vector<RescaleListener*> rescale_listeners_;
   int rank_ = 0;

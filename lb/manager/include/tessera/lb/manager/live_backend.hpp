@@ -66,6 +66,9 @@ class LiveBackend final : public lb::comm::Backend, public RescaleListener {
 
   /// After a rescale: this rank's new number and the new node map.
   void after_cut(const RankChange& change) override;
+  /// At an expand: how many handlers strategies have registered (ids are never reused), so a
+  /// joining process numbers the next strategy's handlers as every rank does.
+  void join_state(JoinState& state) const override;
 
   /// Runs a delivered message's handler (called by the object group).
   void deliver(lb::Rank source, lb::comm::HandlerId handler, std::span<const std::byte> payload);

@@ -14,9 +14,10 @@ struct RunSummary {
   std::string mode;              ///< "spmd" or "amt"
   std::string lb = "none";       ///< balancer name; "none" without load balancing
   int ranks = 0;                 ///< at the start
-  int final_ranks = 0;           ///< at the end: fewer after an elastic shrink
-  int rescales = 0;              ///< elastic shrinks (--tessera_elastic_plan, _control)
+  int final_ranks = 0;           ///< at the end: fewer after an elastic shrink, more after an expand
+  int rescales = 0;              ///< elastic shrinks and expands (--tessera_elastic_plan, _control)
   bool left = false;             ///< this rank left the run at a shrink: it reports nothing
+  bool joined = false;           ///< this process joined at an expand: rank 0 of the run reports
   int hosts = 0;                 ///< hosts (shared-memory nodes) the ranks ran on at the end (0: not counted yet)
   std::int64_t steps = 0;
   std::uint64_t particles = 0;   ///< placed at the start
