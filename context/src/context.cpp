@@ -83,7 +83,8 @@ void Context::start(int& argc, char**& argv, MPI_Comm app_comm, const ContextOpt
     phases_->set_restart(restart_);
   }
   lb_manager_ = std::make_unique<lb::LbManager>(*runtime_, *termination_, *phases_, lb_flags_);
-  if (runtime_->joined()) lb_manager_->request();  // as the running ranks did: the next phase end fills this one
+  // As the running ranks did: with a strategy in the flags, the next phase end fills this rank.
+  if (runtime_->joined() && !lb_flags_.name.empty()) lb_manager_->request();
   if (Tracer* tracer = runtime_->tracer())
     tracer->async_begin("phase", fmt::format("phase {}", phases_->phase()), static_cast<std::uint64_t>(phases_->phase()));
   if (lb_data_flags_.recording()) {

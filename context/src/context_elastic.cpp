@@ -68,8 +68,8 @@ void Context::request_expand(int processes, std::string host) {
 
 std::string Context::expand_refusal(int processes, const std::string& host) const {
   if (!join_state_) return "this program hands no state to new processes (Context::set_join_state), so none can join";
-  if (lb_flags_.name.empty() || lb_flags_.automatic())
-    return "an expand needs a balancer to fill the new ranks: --tessera_lb_name, with a fixed --tessera_lb_interval";
+  // The auto interval decides from what each rank has learned; a new process has learned nothing.
+  if (lb_flags_.automatic()) return "--tessera_lb_interval=auto cannot follow an expand yet (expected a fixed interval)";
   // Open MPI connects to a spawned job over a BTL that reaches other jobs' processes; shared
   // memory alone answers "Unreachable" in the new processes' MPI_Init, which ends the whole job.
   if (const char* btl = std::getenv("OMPI_MCA_btl"); btl != nullptr && std::string_view(btl).find("tcp") == std::string_view::npos)
@@ -290,7 +290,7 @@ void Context::expand(std::int64_t phase, int joining, const std::string& host, d
   if (owns_app_comm_) MPI_Comm_free(&app_comm_);
   app_comm_ = next;
   owns_app_comm_ = true;
-  lb_manager_->request();  // the next phase end fills the new ranks
+  if (!lb_flags_.name.empty()) lb_manager_->request();  // the next phase end fills the new ranks
   report.decision_s = stages[0];
   report.spawn_s = stages[1];
   report.quiescence_s = stages[2];

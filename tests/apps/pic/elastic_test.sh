@@ -14,7 +14,8 @@ $MPIRUN -np 4 "$pic" "${run[@]}" --dump_particles "$dir/fixed.bin" > "$dir/fixed
   || { cat "$dir/fixed.txt"; echo "the fixed run failed"; exit 1; }
 failed=0
 # Open MPI reaches spawned processes over tcp (its shared memory alone cannot reach another job).
-spawning=${MPIRUN/btl self,vader/btl self,vader,tcp}
+# --host localhost:8 claims more slots than cores: Open MPI must still yield while it waits.
+spawning="${MPIRUN/btl self,vader/btl self,vader,tcp} --mca mpi_yield_when_idle 1"
 check() {  # check NAME FLAGS...
   local name=$1
   shift

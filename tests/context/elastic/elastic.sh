@@ -66,7 +66,7 @@ case $case in
     n=$(grep -c 'refused' "$dir/refused.out")
     [ "$n" = 7 ] || { cat "$dir/refused.out"; fail "expected 7 refusals (2 control lines, 5 plan entries), saw $n"; }
     grep -q "refused 'shrink 0'.*rank 0 cannot leave" "$dir/refused.out" || fail "no reason for shrink 0"
-    grep -q "refused 'expand 2'.*expand is not built" "$dir/refused.out" || fail "no reason for expand"
+    grep -q "refused 'expand 2'.*hands no state to new processes" "$dir/refused.out" || fail "no reason for expand (a program without set_join_state)"
     grep -q "refused 'shrink 0,1,2,3'.*every rank would leave" "$dir/refused.out" || fail "no reason for every rank leaving"
     # A plan that does not parse stops every rank at start-up with one message.
     if $MPIRUN -np 2 "$bin" "--tessera_elastic_plan=x:shrink 1" > "$dir/bad.out" 2>&1; then fail "a bad plan was accepted"; fi

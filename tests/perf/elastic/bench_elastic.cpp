@@ -1,4 +1,4 @@
-// tessera-bench-elastic: what an elastic shrink costs, beside a balancing that moves the same bytes
+// tessera-bench-elastic: what an elastic shrink and expand cost, beside a balancing that moves the same bytes
 // and beside the two fixed-size halves of a run. Run without mpirun: it starts every run itself.
 //
 // Synthetic part (--worker, under mpirun on 4 ranks, once per trial): 32 blocks of --block_bytes
@@ -14,7 +14,6 @@
 //                           transports, node map and tables rebuilt (RescaleReport::cut_s);
 //                           handover_ms beside it is the step before (the homes told, two drains)
 //   first_phase_after_s     the first (empty) phase end on 2 ranks
-// Every block is checked after the shrink (count and bytes).
 // PIC part: tessera-pic, TemperedLB at interval auto, --pic_steps steps (N):
 //   midrun_shrink_over_halves  total_s of a run on 4 ranks whose ranks 2 and 3 leave after step N/2,
 //                              over the sum of total_s of the halves on fixed rank counts: N/2
@@ -22,7 +21,14 @@
 //                              checkpoint written after step N/2 (a restart's total_s counts the
 //                              resumed steps only; start-up, MPI_Init and reading the checkpoint
 //                              are excluded from both sides, as total_s excludes them)
-// expand_s is null: expanding (new processes joining) is not built.
+//   expand_s                then, on the 2 ranks left, 2 new processes join (Context::request_expand:
+//                           MPI_Comm_spawn, the JoinState handed over, the communicators merged) and
+//                           a RotateLB phase end moves all 32 blocks again, half of them onto the new
+//                           ranks: both phase ends, the slowest old rank's wall clock. The new
+//                           processes' start-up (exec, MPI_Init, the program's own set-up) is inside
+//                           it, in expand_spawn_ms (MPI_Comm_spawn) and expand_merge_ms (until
+//                           they reach the merge, then transports and tables on 4 ranks)
+// Every block is checked after the shrink and after the expand (count and bytes).
 // Figures are medians over --trials; the runs of one trial are interleaved with the others'.
 #include <tessera/tessera.hpp>
 
@@ -58,39 +64,8 @@ struct Block : Element<Block, 1> {
 
 double max_over_ranks(tessera::Runtime& rt, double value) { return rt.collectives().allreduce(value, tessera::op::max{}); }
 
-int worker(std::int64_t blocks, std::int64_t block_bytes) {
-  int argc = 1;
-  char name[] = "tessera-bench-elastic";
-  char* args[] = {name, nullptr};
-  char** argv = args;
-  tessera::Context ctx(argc, argv);
-  tessera::Runtime& rt = ctx.runtime();
-  if (rt.size() != 4) rt.stop("--worker runs on 4 ranks");
-  const auto half = blocks / 2;
-  auto set = ctx.make_mapped_collection<Block>(Index1D{blocks}, Mapper<1>([half](const Index1D& i, const Index1D&, int ranks) {
-    return ranks == 4 ? (i[0] < half ? 2 : 3) : static_cast<int>(i[0] % ranks);
-  }), block_bytes);
-  ctx.phase_end();
-  std::vector<double> balancing;
-  std::int64_t rotated = 0;
-  for (int round = 0; round < 4; ++round) {
-    ctx.lb().request("RotateLB");
-    const double start = tessera::wall_time();
-    ctx.phase_end();
-    balancing.push_back(max_over_ranks(rt, tessera::wall_time() - start));
-    rotated += ctx.lb().last_report() ? ctx.lb().last_report()->migrations : 0;
-  }
-  ctx.request_shrink({2, 3});
-  const double start = tessera::wall_time();
-  ctx.phase_end();
-  if (ctx.left()) return 0;
-  const double shrink_s = max_over_ranks(rt, tessera::wall_time() - start);
-  const tessera::RescaleReport report = *ctx.last_rescale();
-  const double first_start = tessera::wall_time();
-  for (std::int64_t i = 0; i < blocks; ++i)
-    if (i % rt.size() == rt.rank()) set[Index1D{i}].send<&Block::touch>();
-  ctx.phase_end();
-  const double first_phase_s = max_over_ranks(rt, tessera::wall_time() - first_start);
+// Every block held somewhere and unchanged, counted over the ranks.
+bool blocks_intact(tessera::Runtime& rt, CollectionProxy<Block>& set, std::int64_t blocks, std::int64_t block_bytes) {
   std::int64_t held = 0;
   std::int64_t intact = 0;
   set.manager().for_each_local([&](const Block& b) {
@@ -100,20 +75,83 @@ int worker(std::int64_t blocks, std::int64_t block_bytes) {
   });
   held = rt.collectives().allreduce(held, tessera::op::sum{});
   intact = rt.collectives().allreduce(intact, tessera::op::sum{});
-  std::sort(balancing.begin(), balancing.end());
-  if (rt.rank() == 0)
-    fmt::print("{}\n", nlohmann::json{{"balancing_same_bytes_s", 0.5 * (balancing[1] + balancing[2])},
-                                      {"rotate_migrations", rotated / 4},
-                                      {"shrink_s", shrink_s},
-                                      {"cut_ms", report.cut_s * 1e3},
-                                      {"handover_ms", report.quiescence_s * 1e3},
-                                      {"evacuation_s", report.evacuation_s},
-                                      {"evacuation_migrations", report.migrations},
-                                      {"first_phase_after_s", first_phase_s},
-                                      {"intact", held == blocks && intact == blocks}}
-                           .dump());
+  return held == blocks && intact == blocks;
+}
+
+// The expand back to 4 ranks and the RotateLB phase end that moves the blocks onto the new
+// ranks: the running ranks come here from the shrink, the 2 new processes from their start.
+double expand_and_fill(tessera::Context& ctx, bool joined) {
+  tessera::Runtime& rt = ctx.runtime();
+  const double start = tessera::wall_time();
+  if (!joined) {
+    ctx.request_expand(2);
+    ctx.phase_end();
+  }
+  ctx.lb().request("RotateLB");
+  ctx.phase_end();
+  return max_over_ranks(rt, joined ? 0.0 : tessera::wall_time() - start);
+}
+
+int worker(std::int64_t blocks, std::int64_t block_bytes, std::vector<std::string> tessera_args) {
+  tessera_args.insert(tessera_args.begin(), "tessera-bench-elastic");
+  tessera::Context ctx(tessera_args);
+  tessera::Runtime& rt = ctx.runtime();
+  ctx.set_join_state([] { return std::vector<std::byte>(); });  // the blocks are all there is
+  const bool joined = ctx.joined();
+  if (rt.size() != 4 && !joined) rt.stop("--worker runs on 4 ranks");
+  const auto half = blocks / 2;
+  auto set = ctx.make_mapped_collection<Block>(Index1D{blocks}, Mapper<1>([half](const Index1D& i, const Index1D&, int ranks) {
+    return ranks == 4 ? (i[0] < half ? 2 : 3) : static_cast<int>(i[0] % ranks);
+  }), block_bytes);
+  nlohmann::json out;
+  if (!joined) {
+    ctx.phase_end();
+    std::vector<double> balancing;
+    std::int64_t rotated = 0;
+    for (int round = 0; round < 4; ++round) {
+      ctx.lb().request("RotateLB");
+      const double start = tessera::wall_time();
+      ctx.phase_end();
+      balancing.push_back(max_over_ranks(rt, tessera::wall_time() - start));
+      rotated += ctx.lb().last_report() ? ctx.lb().last_report()->migrations : 0;
+    }
+    ctx.request_shrink({2, 3});
+    const double start = tessera::wall_time();
+    ctx.phase_end();
+    if (ctx.left()) return 0;
+    const double shrink_s = max_over_ranks(rt, tessera::wall_time() - start);
+    const tessera::RescaleReport report = *ctx.last_rescale();
+    const double first_start = tessera::wall_time();
+    for (std::int64_t i = 0; i < blocks; ++i)
+      if (i % rt.size() == rt.rank()) set[Index1D{i}].send<&Block::touch>();
+    ctx.phase_end();
+    const double first_phase_s = max_over_ranks(rt, tessera::wall_time() - first_start);
+    std::sort(balancing.begin(), balancing.end());
+    out = {{"balancing_same_bytes_s", 0.5 * (balancing[1] + balancing[2])},
+           {"rotate_migrations", rotated / 4},
+           {"shrink_s", shrink_s},
+           {"cut_ms", report.cut_s * 1e3},
+           {"handover_ms", report.quiescence_s * 1e3},
+           {"evacuation_s", report.evacuation_s},
+           {"evacuation_migrations", report.migrations},
+           {"first_phase_after_s", first_phase_s},
+           {"intact", blocks_intact(rt, set, blocks, block_bytes)}};
+  }
+  const double expand_s = expand_and_fill(ctx, joined);
+  const bool intact_after_expand = blocks_intact(rt, set, blocks, block_bytes);
+  if (rt.rank() == 0) {
+    const tessera::RescaleReport& expanded = *ctx.last_rescale();
+    out["expand_s"] = expand_s;
+    out["expand_spawn_ms"] = expanded.spawn_s * 1e3;
+    out["expand_merge_ms"] = expanded.cut_s * 1e3;
+    out["expand_handover_ms"] = expanded.quiescence_s * 1e3;
+    out["expand_fill_migrations"] = ctx.lb().last_report() ? ctx.lb().last_report()->migrations : 0;
+    out["ranks_after_expand"] = rt.size();
+    out["intact"] = out["intact"].get<bool>() && intact_after_expand && rt.size() == 4;
+    fmt::print("{}\n", out.dump());
+  }
   set.destroy();
-  return held == blocks && intact == blocks ? 0 : 1;
+  return intact_after_expand && rt.size() == 4 ? 0 : 1;
 }
 
 nlohmann::json run_json(const std::string& command) { return tessera::bench::last_json(tessera::bench::run_command(command), command); }
@@ -139,15 +177,21 @@ int main(int argc, char** argv) {
   app.add_option("--pic_problem", pic_problem, "tessera-pic's problem flags")->capture_default_str();
   app.add_option("--dir", dir, "where the checkpoint of the PIC halves goes")->capture_default_str();
   app.add_option("--report", report, "text, or json: one JSON object last")->check(CLI::IsMember({"text", "json"}));
+  app.allow_extras();  // the worker's --tessera_ flags (an expand adds one to the processes it starts)
   CLI11_PARSE(app, argc, argv);
   if (blocks < 4 || block_bytes < 1 || trials < 1 || pic_steps < 2 || pic_steps % 2 != 0) {
     std::fprintf(stderr, "tessera-bench-elastic: expected --blocks >= 4, --block_bytes >= 1, --trials >= 1, even --pic_steps >= 2\n");
     return 2;
   }
-  if (is_worker) return worker(blocks, block_bytes);
+  if (is_worker) return worker(blocks, block_bytes, app.remaining());
 
   const std::string self = std::filesystem::canonical("/proc/self/exe").string();
   const std::string mpirun = TESSERA_BENCH_MPIRUN;
+  std::string spawning = mpirun;
+  if (const auto at = spawning.find("btl self,vader"); at != std::string::npos) spawning.replace(at, 14, "btl self,vader,tcp");
+  // --host localhost:8 gives more slots than cores, so Open MPI would poll instead of yielding
+  // while it waits (the shrink's cut went from 5 ms to 40-180 ms): say that the cores are shared.
+  spawning += " --mca mpi_yield_when_idle 1";
   const std::string pic = fmt::format("{} {} --mode=amt --print_every 0 --report=json --tessera_lb_name=TemperedLB "
                                       "--tessera_lb_interval=auto",
                                       TESSERA_PIC_BINARY, pic_problem);
@@ -156,8 +200,10 @@ int main(int argc, char** argv) {
   std::vector<double> ratio, midrun, first_half, second_half;
   try {
     for (int t = 0; t < trials; ++t) {
-      synthetic.push_back(run_json(fmt::format("{} -np 4 {} --worker --blocks {} --block_bytes {}", mpirun, self, blocks, block_bytes)));
-      if (!synthetic.back().at("intact").get<bool>()) throw std::runtime_error("a block was lost or changed by the shrink");
+      // 8 slots (2 for the expand's new processes after the 2 that left), tcp to reach them.
+      synthetic.push_back(run_json(fmt::format("{} --host localhost:8 -np 4 {} --worker --blocks {} --block_bytes {}",
+                                               spawning, self, blocks, block_bytes)));
+      if (!synthetic.back().at("intact").get<bool>()) throw std::runtime_error("a block was lost or changed by the shrink or the expand");
       const auto shrinking = run_json(fmt::format("{} -np 4 {} --steps {} '--tessera_elastic_plan={}:shrink 2,3'", mpirun, pic,
                                                   pic_steps, half));
       const auto first = run_json(fmt::format("{} -np 4 {} --steps {}", mpirun, pic, half));
@@ -191,7 +237,12 @@ int main(int argc, char** argv) {
                         {"cut_ms", med("cut_ms")},
                         {"handover_ms", med("handover_ms")},
                         {"shrink_s", med("shrink_s")},
-                        {"expand_s", nullptr},
+                        {"expand_s", med("expand_s")},
+                        {"expand_spawn_ms", med("expand_spawn_ms")},
+                        {"expand_merge_ms", med("expand_merge_ms")},
+                        {"expand_handover_ms", med("expand_handover_ms")},
+                        {"expand_over_balancing_s", med("expand_s") - med("balancing_same_bytes_s")},
+                        {"expand_without_spawn_s", med("expand_s") - med("expand_spawn_ms") * 1e-3},
                         {"balancing_same_bytes_s", med("balancing_same_bytes_s")},
                         {"shrink_over_balancing_s", med("shrink_s") - med("balancing_same_bytes_s")},
                         {"first_phase_after_s", med("first_phase_after_s")},
@@ -209,6 +260,8 @@ int main(int argc, char** argv) {
     fmt::print("  cut {:.3f} ms (handover before it {:.3f} ms); shrink {:.4f} s; RotateLB balancing of the same bytes {:.4f} s\n",
                out["cut_ms"].get<double>(), out["handover_ms"].get<double>(), out["shrink_s"].get<double>(),
                out["balancing_same_bytes_s"].get<double>());
+    fmt::print("  expand 2 -> 4 ranks with the RotateLB phase end that fills them {:.4f} s (spawn {:.1f} ms, merge {:.1f} ms)\n",
+               out["expand_s"].get<double>(), out["expand_spawn_ms"].get<double>(), out["expand_merge_ms"].get<double>());
     fmt::print("  PIC, {} steps: shrinking run {:.3f} s over halves {:.3f} + {:.3f} s = {:.3f}\n", pic_steps, median(midrun),
                median(first_half), median(second_half), median(ratio));
   }

@@ -17,12 +17,14 @@
 /// An expand starts new processes of the same program with MPI_Comm_spawn (the same command line,
 /// plus --tessera_elastic_joined), on the slots of the hosts the job was given, or on HOST. It
 /// also needs: a program that hands its state to new processes (Context::set_join_state, read in
-/// them with Context::join_state), a balancer (--tessera_lb_name, not --tessera_lb_interval=auto)
-/// to fill the new ranks at the next phase end, which always balances, and free slots: the job's
+/// them with Context::join_state), a fixed --tessera_lb_interval (not auto), and free slots: the job's
 /// MPI_UNIVERSE_SIZE counts every process it has started, those that left included (they wait
 /// for the job's end). HOST must be a host that runs one of the job's ranks: Open MPI 4.1 answers a
 /// spawn it cannot place with an error on the root only and a hang in MPI_Finalize, so what it
-/// would refuse is refused before it is tried.
+/// would refuse is refused before it is tried. Open MPI also needs a BTL that reaches another job's
+/// processes (tcp): with OMPI_MCA_btl set without it, an expand is refused. With --tessera_lb_name
+/// the next phase end balances (the flags' strategy) and fills the new ranks; without it, the
+/// program's next request to the LB manager does.
 #include <tessera/runtime/flags.hpp>
 
 #include <cstdint>
