@@ -3,6 +3,11 @@
 find_package(GTest REQUIRED)
 find_program(TESSERA_MPIRUN NAMES mpirun mpiexec REQUIRED)
 set(TESSERA_MPIRUN_FLAGS --oversubscribe --bind-to none --mca btl self,vader CACHE STRING "Flags for mpirun in tests")
+# For runs that expand (MPI_Comm_spawn): slots for the new processes, tcp to reach them (shared
+# memory alone cannot reach another job), and yielding while waiting, as more slots than cores
+# would otherwise make Open MPI poll.
+set(TESSERA_MPIRUN_SPAWN_FLAGS --oversubscribe --bind-to none --mca btl self,vader,tcp --mca mpi_yield_when_idle 1
+  --host localhost:12)
 set(TESSERA_TEST_ENV OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1)
 
 # tessera_add_gtest(NAME <name> SOURCES ... LIBS ... [RANKS 1 2 4] [TIMEOUT s] [ARGS ...])
@@ -39,15 +44,18 @@ set(TESSERA_CHECKED_FAIL_REGEX "TESSERA_COMMAND_FAILED")
 #                      [PASS_REGEX re] [WILL_FAIL])
 # Registers a run of an existing executable under mpirun (for app and error-path tests).
 function(tessera_add_mpi_test)
-  cmake_parse_arguments(T "WILL_FAIL" "NAME;RANKS;TIMEOUT;PASS_REGEX" "COMMAND;LABELS" ${ARGN})
+  cmake_parse_arguments(T "WILL_FAIL" "NAME;RANKS;TIMEOUT;PASS_REGEX" "COMMAND;LABELS;MPIRUN_FLAGS" ${ARGN})
   if(NOT T_TIMEOUT)
     set(T_TIMEOUT 120)
+  endif()
+  if(NOT T_MPIRUN_FLAGS)
+    set(T_MPIRUN_FLAGS ${TESSERA_MPIRUN_FLAGS})
   endif()
   math(EXPR T_TIMEOUT "${T_TIMEOUT} * ${TESSERA_TIMEOUT_SCALE}")
   if(NOT T_RANKS)
     set(T_RANKS 1)
   endif()
-  add_test(NAME ${T_NAME} COMMAND ${TESSERA_RUN_CHECKED} ${TESSERA_MPIRUN} ${TESSERA_MPIRUN_FLAGS} -np ${T_RANKS}
+  add_test(NAME ${T_NAME} COMMAND ${TESSERA_RUN_CHECKED} ${TESSERA_MPIRUN} ${T_MPIRUN_FLAGS} -np ${T_RANKS}
     ${T_COMMAND})
   set_tests_properties(${T_NAME} PROPERTIES TIMEOUT ${T_TIMEOUT} ENVIRONMENT "${TESSERA_TEST_ENV}"
     PROCESSORS ${T_RANKS} LABELS "${T_LABELS}")

@@ -22,16 +22,18 @@ void print(const Options& o, const Result& r) {
              "time={:.3f} s\n",
              r.ranks, o.seed, t.phases, t.messages, t.delivered, t.duplicated, t.lost, t.corrupted, t.bytes,
              t.migrations, t.balancings, t.checkpoints, t.restarts, t.tasks, t.steals, r.fingerprint, r.seconds);
-  if (r.shrinks > 0) fmt::print("soak shrank {} time(s): {} -> {} ranks\n", r.shrinks, r.ranks, r.final_ranks);
+  if (r.shrinks + r.expands > 0)
+    fmt::print("soak shrank {} and expanded {} time(s): {} -> {} ranks\n", r.shrinks, r.expands, r.ranks, r.final_ranks);
   if (o.json)
     fmt::print(R"({{"messages":{},"delivered":{},"duplicated":{},"lost":{},"corrupted":{},"bytes":{},)"
                R"("migrations":{},"phases":{},"balancings":{},"checkpoints":{},"kills":{},"restarts":{},"hangs":{},)"
                R"("app":"soak","ranks":{},"seed":{},"broadcasts":{},"tasks":{},"steals":{},"failed_phases":{},)"
-               R"("inserted":{},"destroyed":{},"fingerprint":"{:016x}","seconds":{:.3f},"final_ranks":{},"shrinks":{}}})"
+               R"("inserted":{},"destroyed":{},"fingerprint":"{:016x}","seconds":{:.3f},"final_ranks":{},"shrinks":{},"expands":{}}})"
                "\n",
                t.messages, t.delivered, t.duplicated, t.lost, t.corrupted, t.bytes, t.migrations, t.phases,
                t.balancings, t.checkpoints, t.kills, t.restarts, t.hangs, r.ranks, o.seed, t.broadcasts, t.tasks,
-               t.steals, t.failed_phases, t.inserted, t.destroyed, r.fingerprint, r.seconds, r.final_ranks, r.shrinks);
+               t.steals, t.failed_phases, t.inserted, t.destroyed, r.fingerprint, r.seconds, r.final_ranks, r.shrinks,
+               r.expands);
 }
 
 int run(int argc, char** argv) {
@@ -50,6 +52,7 @@ int run(int argc, char** argv) {
     return 2;
   }
   if (result.left) return 0;  // it left the run at a shrink: the ranks that stayed report
+  rank = ctx.runtime().rank();  // after an expand, MPI_COMM_WORLD's numbering is no longer the run's
   if (rank == 0) print(options, result);
   const Totals& t = result.totals;
   if (t.lost != 0 || t.duplicated != 0 || t.corrupted != 0) {

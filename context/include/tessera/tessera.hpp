@@ -220,6 +220,17 @@ class Context {
   /// What an expand hands the new processes as the application's state, called on rank 0 at the
   /// phase end the expand happens at. Without it an expand is refused.
   void set_join_state(std::function<std::vector<std::byte>()> state) { join_state_ = std::move(state); }
+  /// The same for a function returning a `S`, encoded with serial::encode (read with join_state<S>()).
+  template <class F>
+    requires(!std::is_convertible_v<std::invoke_result_t<F&>, std::vector<std::byte>>)
+  void set_join_state(F state) {
+    set_join_state(std::function<std::vector<std::byte>()>([state = std::move(state)]() mutable {
+      Buffer bytes;
+      serial::encode(bytes, state());
+      const auto view = bytes.view();
+      return std::vector<std::byte>(view.begin(), view.end());
+    }));
+  }
   /// True on a rank that has left the run: the program ends its loop and returns (finalize()
   /// does nothing collective there). Its process waits at exit, holding no core, for the others.
   bool left() const { return runtime_->left(); }

@@ -275,10 +275,7 @@ RunSummary run_amt(const Options& options, MPI_Comm parent) {
     JoinState handed{state, start_ranks, 0};
     handed.state.step = current_step;
     if (const auto& report = ctx.lb().last_report()) handed.rebuilt = report->splits + report->merges > 0 ? 1 : 0;
-    Buffer bytes;
-    serial::encode(bytes, handed);
-    const auto view = bytes.view();
-    return std::vector<std::byte>(view.begin(), view.end());
+    return handed;
   });
   if (joined) {
     // The rest of the expand's step as the running ranks go through it after their phase end

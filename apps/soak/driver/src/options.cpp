@@ -46,8 +46,11 @@ void validate(Options& o, const CLI::App& app) {
   in_range("--tasks", o.tasks, 0, 24);
   in_range("--checkpoint_every", o.checkpoint_every, 0, 1'000'000'000);
   in_range("--shrink_every", o.shrink_every, 0, 1'000'000'000);
+  in_range("--expand_every", o.expand_every, 0, 1'000'000'000);
   require(o.shrink_every == 0 || !app.count("--kill_every"),
           "--shrink_every: expected no --kill_every (a restart after a kill starts on a fixed rank count)");
+  require(o.expand_every == 0 || !app.count("--kill_every"),
+          "--expand_every: expected no --kill_every (a restart after a kill starts on a fixed rank count)");
   require(o.inject == Inject::none || o.spmd_messages > 0,
           "--inject: expected --spmd_messages of at least 1 (the injected message is the SPMD side's first)");
   const bool has_dir = apps::has_flag(o.tessera_args, "--tessera_checkpoint_dir");
@@ -90,6 +93,10 @@ ParseResult parse_options(int argc, const char* const* argv) {
   app.add_option("--restart", o.restart, "continue from the newest complete checkpoint in DIR");
   app.add_option("--shrink_every", o.shrink_every,
                  "after every K-th phase 1 or 2 ranks drawn from the seed leave the run (never rank 0; 0: never)")
+      ->capture_default_str();
+  app.add_option("--expand_every", o.expand_every,
+                 "after every K-th phase that does not shrink, 1 or 2 new processes (drawn from the seed) join "
+                 "(0: never; needs free slots: mpirun --host HOST:SLOTS)")
       ->capture_default_str();
   app.add_option("--kill_every", o.kill_every, "a random rank kills itself within 0.5 S to 1.5 S (seconds)");
   app.add_option("--inject", inject, "tests only: drop, duplicate or corrupt one message, or hang a phase")

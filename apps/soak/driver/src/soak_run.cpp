@@ -121,7 +121,10 @@ std::vector<int> drawn_leavers(std::uint64_t seed, std::uint64_t p, int size) {
 Result run_soak(const Options& options, Context& ctx) {
   Runtime& rt = ctx.runtime();
   Termination& term = ctx.termination();
-  State state = starting_state(options, ctx);
+  // A process an expand started takes the running ranks' state and enters after that phase.
+  const bool joined = ctx.joined();
+  State state = joined ? ctx.join_state<State>() : starting_state(options, ctx);
+  ctx.set_join_state([&state] { return state; });
   const auto na = state.elements;
   const std::int64_t rows = 4;
   const std::int64_t cols = (state.elements + rows - 1) / rows;
@@ -148,6 +151,7 @@ Result run_soak(const Options& options, Context& ctx) {
 
   Result result;
   result.ranks = rt.size();
+  result.joined = joined;
   if (ctx.restarted()) {
     result.restarted_from = ctx.restart_dir().string();
     state.totals.restarts += 1;
@@ -164,9 +168,23 @@ Result run_soak(const Options& options, Context& ctx) {
 
   Ledger rank_ledger;  // the SPMD sources' sends on this rank
   collections::MembershipCounts seen;  // the sparks' counts on this rank at the last phase end
-  rt.collectives().barrier();
+  if (!joined) rt.collectives().barrier();
   const double start = wall_time();
-  for (std::int64_t phase = state.next_phase; phase < options.phases; ++phase) {
+  // The end of every phase, after its rescale if any: false when the run is out of time.
+  const auto go_on_after = [&](std::int64_t phase) {
+    state.next_phase = phase + 1;
+    if (options.checkpoint_every > 0 && state.next_phase % options.checkpoint_every == 0) {
+      state.totals.checkpoints += 1;  // the checkpoint counts itself, so a restart from it does too
+      ctx.checkpoint_now(state);
+    }
+    if (options.seconds > 0) {
+      const int out_of_time = rt.rank() == 0 && wall_time() - start >= options.seconds ? 1 : 0;
+      if (rt.collectives().allreduce(out_of_time, op::max{}) != 0) return false;
+    }
+    return true;
+  };
+  bool going = !joined || go_on_after(state.next_phase);
+  for (std::int64_t phase = state.next_phase; going && phase < options.phases; ++phase) {
     const auto p = static_cast<std::uint64_t>(phase);
     std::array<std::uint64_t, 2> changes{0, 0};
     term.run_in_epoch_collective([&] {
@@ -249,16 +267,15 @@ Result run_soak(const Options& options, Context& ctx) {
         return result;
       }
       result.shrinks += 1;
+    } else if (options.expand_every > 0 && (phase + 1) % options.expand_every == 0) {
+      // The same, with 1 or 2 new processes; the state handed to them is this phase's, before
+      // go_on_after, which they run as the running ranks do.
+      const int before = rt.size();
+      ctx.request_expand(1 + static_cast<int>(mix(state.seed ^ (p * 0xe7a9d1ull)) % 2));
+      ctx.phase_end();
+      if (rt.size() > before) result.expands += 1;
     }
-    state.next_phase = phase + 1;
-    if (options.checkpoint_every > 0 && state.next_phase % options.checkpoint_every == 0) {
-      t.checkpoints += 1;  // the checkpoint counts itself, so a restart from it does too
-      ctx.checkpoint_now(state);
-    }
-    if (options.seconds > 0) {
-      const int out_of_time = rt.rank() == 0 && wall_time() - start >= options.seconds ? 1 : 0;
-      if (rt.collectives().allreduce(out_of_time, op::max{}) != 0) break;
-    }
+    going = go_on_after(phase);
   }
   result.seconds = rt.collectives().allreduce(wall_time() - start, op::max{});
   std::uint64_t arrivals = 0;

@@ -41,6 +41,7 @@
 #include <optional>
 #include <random>
 #include <span>
+#include <string>
 #include <vector>
 
 namespace tessera::collections::steal::detail {
@@ -79,9 +80,20 @@ class StealEngine : public RescaleListener {
     connect();
   }
 
-  void attach(ObjGroup<StealEngine> self) { self_ = self; }
+  // At an expand: the iteration, which a joining process's engine continues (messages carry it).
+  void join_state(JoinState& state) const override {
+    const auto* raw = reinterpret_cast<const std::byte*>(&iteration_);
+    state[join_key()].assign(raw, raw + sizeof iteration_);
+  }
+
+  void attach(ObjGroup<StealEngine> self) {
+    self_ = self;
+    if (const std::span<const std::byte> joined = rt_.joined_state(join_key()); joined.size() == sizeof iteration_)
+      std::memcpy(&iteration_, joined.data(), sizeof iteration_);
+  }
 
  private:
+  std::string join_key() const { return "steal/" + std::to_string(self_.id()); }
   // The lifeline graph over the ranks as they are now (seed 004's low-degree graph).
   void connect() {
     outgoing_.clear();

@@ -48,6 +48,7 @@ struct Options {
   std::string restart;
   double kill_every = 0;  ///< seconds; 0: no kill
   std::int64_t shrink_every = 0;  ///< an elastic shrink after every K-th phase; 0: never
+  std::int64_t expand_every = 0;  ///< an elastic expand after every K-th phase (unless it shrinks); 0: never
   Inject inject = Inject::none;
   bool json = false;
   bool lb_from_flags = false;  ///< --tessera_lb_name or --tessera_lb_file given: no rotation

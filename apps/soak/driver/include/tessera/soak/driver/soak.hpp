@@ -69,9 +69,11 @@ struct Result {
   std::uint64_t fingerprint = 0;  ///< every element's ledger state, XOR-combined: rank-count free
   double seconds = 0;             ///< wall time of this run's phases (rank 0's view, max over ranks)
   int ranks = 0;                  ///< at the start
-  int final_ranks = 0;            ///< at the end (fewer after --shrink_every)
+  int final_ranks = 0;            ///< at the end (fewer after --shrink_every, more after --expand_every)
   int shrinks = 0;
+  int expands = 0;                ///< expands that happened (one refused for want of slots does not count)
   bool left = false;              ///< this rank left at a shrink: it reports nothing
+  bool joined = false;            ///< this process joined at an expand
   std::string restarted_from;     ///< the checkpoint restarted from, or empty
 };
 
