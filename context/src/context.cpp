@@ -4,7 +4,6 @@
 
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
 #include <fstream>
 
 #include <tessera/lb/advisor.hpp>
@@ -53,7 +52,6 @@ void Context::start(int& argc, char**& argv, MPI_Comm app_comm, const ContextOpt
   options.flag_groups = {&collection_flags_, &lb_data_flags_, &termination_flags_, &lb_flags_, &checkpoint_flags_, &steal_flags_, &elastic_flags_};
   runtime_ = std::make_unique<Runtime>(argc, argv, std::move(options));
   app_comm_ = app_comm != MPI_COMM_NULL ? app_comm : MPI_COMM_WORLD;
-  MPI_Comm_size(MPI_COMM_WORLD, &processes_started_);
   if (runtime_->joined()) {
     // Started by an expand (context_elastic.cpp): the application's communicator joins the
     // running ranks' as the runtime's did, in the same order.
@@ -61,9 +59,8 @@ void Context::start(int& argc, char**& argv, MPI_Comm app_comm, const ContextOpt
     MPI_Comm_get_parent(&parent);
     MPI_Intercomm_merge(parent, 1, &app_comm_);
     owns_app_comm_ = true;
-    const std::span<const std::byte> started = runtime_->joined_state("context");
-    if (started.size() == sizeof(std::int32_t)) std::memcpy(&processes_started_, started.data(), sizeof(std::int32_t));
   }
+  learn_job();
   help_shown_ = runtime_->help_shown() || lb_flags_.help_lb;
   if (lb_flags_.help_lb && runtime_->rank() == 0) {
     fmt::print("{}", lb::Registry::builtin().help());

@@ -12,6 +12,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 #include <string_view>
 
 #include <unistd.h>
@@ -80,18 +81,31 @@ std::string Context::expand_refusal(int processes, const std::string& host) cons
   if (found && universe != nullptr && processes_started_ + processes > *universe)
     return fmt::format("the job was given {} slots (MPI_UNIVERSE_SIZE) and has started {} processes, those that left included",
                        *universe, processes_started_);
-  if (!host.empty()) {
-    // Every rank's host name, to check `host` against the hosts that run the job's ranks.
-    std::array<char, 256> mine{};
-    gethostname(mine.data(), mine.size() - 1);
-    std::vector<char> all(mine.size() * static_cast<std::size_t>(runtime_->size()));
-    MPI_Allgather(mine.data(), static_cast<int>(mine.size()), MPI_CHAR, all.data(), static_cast<int>(mine.size()), MPI_CHAR,
-                  runtime_->comm());
-    bool known = false;
-    for (std::size_t at = 0; at < all.size(); at += mine.size()) known = known || host == std::string(all.data() + at);
-    if (!known) return fmt::format("host {} runs none of the job's ranks (a spawn there is not tried: Open MPI 4.1 hangs after one it cannot place)", host);
-  }
+  if (!host.empty() && std::find(job_hosts_.begin(), job_hosts_.end(), host) == job_hosts_.end())
+    return fmt::format("host {} is not one the job's processes started on ({}); a spawn there is not tried: Open MPI 4.1 "
+                       "hangs after one it cannot place",
+                       host, fmt::join(job_hosts_, ", "));
   return {};
+}
+
+void Context::learn_job() {
+  if (const std::span<const std::byte> handed = runtime_->joined_state("context"); !handed.empty()) {
+    // "PROCESSES HOST HOST ...", as expand() wrote it.
+    std::istringstream in(std::string(reinterpret_cast<const char*>(handed.data()), handed.size()));
+    in >> processes_started_;
+    for (std::string host; in >> host;) job_hosts_.push_back(host);
+    return;
+  }
+  MPI_Comm_size(MPI_COMM_WORLD, &processes_started_);
+  std::array<char, 256> mine{};
+  gethostname(mine.data(), mine.size() - 1);
+  std::vector<char> all(mine.size() * static_cast<std::size_t>(runtime_->size()));
+  MPI_Allgather(mine.data(), static_cast<int>(mine.size()), MPI_CHAR, all.data(), static_cast<int>(mine.size()), MPI_CHAR,
+                runtime_->comm());
+  for (std::size_t at = 0; at < all.size(); at += mine.size()) {
+    std::string host(all.data() + at);
+    if (std::find(job_hosts_.begin(), job_hosts_.end(), host) == job_hosts_.end()) job_hosts_.push_back(std::move(host));
+  }
 }
 
 Context::DueRescale Context::due_rescale(std::int64_t phase) {
@@ -272,13 +286,13 @@ void Context::expand(std::int64_t phase, int joining, const std::string& host, d
   }
   const double spawn_s = wall_time() - spawn_start;
   JoinState handed;
+  processes_started_ += joining;
   if (runtime_->rank() == 0) {
     handed["app"] = join_state_();
-    const std::int32_t started = processes_started_ + joining;
-    const auto* raw = reinterpret_cast<const std::byte*>(&started);
-    handed["context"].assign(raw, raw + sizeof started);
+    const std::string job = fmt::format("{} {}", processes_started_, fmt::join(job_hosts_, " "));
+    const auto* raw = reinterpret_cast<const std::byte*>(job.data());
+    handed["context"].assign(raw, raw + job.size());
   }
-  processes_started_ += joining;
   const RescaleTimes times = runtime_->rescale(change, joiners, std::move(handed));
   // The slowest old rank's stages (over the old ranks' communicator: the new processes have no
   // stages to compare), then the application's communicator follows the runtime's.

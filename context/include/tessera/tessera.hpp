@@ -277,6 +277,8 @@ class Context {
   std::string expand_refusal(int processes, const std::string& host) const;
   void shrink(std::int64_t phase, const std::vector<int>& leaving, double decision_s);
   void expand(std::int64_t phase, int joining, const std::string& host, double decision_s);
+  // The job's processes and hosts, at start (collective) or from the running ranks' JoinState.
+  void learn_job();
   // Rank 0, once every rank's LB data file is complete; each returns "" or what failed.
   std::string write_report() const;  // --tessera_lb_report
   std::string print_advice() const;  // --tessera_lb_advise
@@ -303,6 +305,7 @@ class Context {
   std::vector<std::pair<int, std::string>> expand_requests_;  // from code: processes, host
   std::function<std::vector<std::byte>()> join_state_;
   int processes_started_ = 0;  // this job's processes, those that left and those that joined included
+  std::vector<std::string> job_hosts_;  // the hosts the job's first processes started on
   MPI_Comm app_comm_ = MPI_COMM_NULL;
   bool owns_app_comm_ = false;  // a split made at a rescale
   std::optional<RescaleReport> last_rescale_;

@@ -19,9 +19,9 @@
 /// also needs: a program that hands its state to new processes (Context::set_join_state, read in
 /// them with Context::join_state), a fixed --tessera_lb_interval (not auto), and free slots: the job's
 /// MPI_UNIVERSE_SIZE counts every process it has started, those that left included (they wait
-/// for the job's end). HOST must be a host that runs one of the job's ranks: Open MPI 4.1 answers a
-/// spawn it cannot place with an error on the root only and a hang in MPI_Finalize, so what it
-/// would refuse is refused before it is tried. Open MPI also needs a BTL that reaches another job's
+/// for the job's end). HOST must be a host the job's first processes started on (gathered when the
+/// Context starts): Open MPI 4.1 answers a spawn it cannot place with an error on the root only and
+/// a hang in MPI_Finalize, so what it would refuse is refused before it is tried. Open MPI also needs a BTL that reaches another job's
 /// processes (tcp): with OMPI_MCA_btl set without it, an expand is refused. With --tessera_lb_name
 /// the next phase end balances (the flags' strategy) and fills the new ranks; without it, the
 /// program's next request to the LB manager does.
