@@ -182,12 +182,22 @@ Context::DueRescale Context::due_rescale(std::int64_t phase) {
   return result;
 }
 
+void Context::publish(const RescaleReport& report) {
+  last_rescale_ = report;
+  rescaled_at_ = wall_time();
+  if (runtime_->rank() != 0) return;
+  fmt::print("{}\n", report.line());
+  std::fflush(stdout);
+  if (!lb_flags_.stats_file.empty()) {
+    std::ofstream out(lb_flags_.stats_file, std::ios::app);
+    if (!(out << report.json() << '\n'))
+      fatal("--tessera_lb_stats_file={}: cannot append the rescale's statistics (expected a writable file)", lb_flags_.stats_file);
+  }
+}
+
 void Context::shrink(std::int64_t phase, const std::vector<int>& leaving, double decision_s) {
   const RankChange change = RankChange::shrink(runtime_->size(), leaving);
-  RescaleReport report;
-  report.phase = phase;
-  report.old_size = change.old_size;
-  report.new_size = change.new_size;
+  RescaleReport report(phase, change);
   report.leaving = leaving;
   if (const auto& balanced = lb_manager_->last_report()) {
     report.evacuation_s = balanced->strategy_s + balanced->migration_s;
@@ -212,16 +222,7 @@ void Context::shrink(std::int64_t phase, const std::vector<int>& leaving, double
   report.decision_s = slowest[0];
   report.quiescence_s = slowest[1];
   report.cut_s = slowest[2];
-  last_rescale_ = report;
-  rescaled_at_ = wall_time();
-  if (runtime_->rank() != 0) return;
-  fmt::print("{}\n", report.line());
-  std::fflush(stdout);
-  if (!lb_flags_.stats_file.empty()) {
-    std::ofstream out(lb_flags_.stats_file, std::ios::app);
-    if (!(out << report.json() << '\n'))
-      fatal("--tessera_lb_stats_file={}: cannot append the rescale's statistics (expected a writable file)", lb_flags_.stats_file);
-  }
+  publish(report);
 }
 
 namespace {
@@ -244,11 +245,7 @@ std::vector<std::string> own_command_line() {
 
 void Context::expand(std::int64_t phase, int joining, const std::string& host, double decision_s) {
   const RankChange change = RankChange::expand(runtime_->size(), joining);
-  RescaleReport report;
-  report.phase = phase;
-  report.old_size = change.old_size;
-  report.new_size = change.new_size;
-  report.joining = joining;
+  RescaleReport report(phase, change);
   // The same program and arguments, marked so its runtime joins this job instead of starting one.
   std::vector<std::string> args = own_command_line();
   std::error_code error;
@@ -309,16 +306,7 @@ void Context::expand(std::int64_t phase, int joining, const std::string& host, d
   report.spawn_s = stages[1];
   report.quiescence_s = stages[2];
   report.cut_s = stages[3];
-  last_rescale_ = report;
-  rescaled_at_ = wall_time();
-  if (runtime_->rank() != 0) return;
-  fmt::print("{}\n", report.line());
-  std::fflush(stdout);
-  if (!lb_flags_.stats_file.empty()) {
-    std::ofstream out(lb_flags_.stats_file, std::ios::app);
-    if (!(out << report.json() << '\n'))
-      fatal("--tessera_lb_stats_file={}: cannot append the rescale's statistics (expected a writable file)", lb_flags_.stats_file);
-  }
+  publish(report);
 }
 
 }  // namespace tessera

@@ -277,6 +277,8 @@ class Context {
   std::string expand_refusal(int processes, const std::string& host) const;
   void shrink(std::int64_t phase, const std::vector<int>& leaving, double decision_s);
   void expand(std::int64_t phase, int joining, const std::string& host, double decision_s);
+  // Rank 0 prints the rescale's line and appends its JSON to --tessera_lb_stats_file.
+  void publish(const RescaleReport& report);
   // The job's processes and hosts, at start (collective) or from the running ranks' JoinState.
   void learn_job();
   // Rank 0, once every rank's LB data file is complete; each returns "" or what failed.

@@ -26,6 +26,7 @@
 /// the next phase end balances (the flags' strategy) and fills the new ranks; without it, the
 /// program's next request to the LB manager does.
 #include <tessera/runtime/flags.hpp>
+#include <tessera/runtime/rank_change.hpp>
 
 #include <cstdint>
 #include <map>
@@ -78,6 +79,10 @@ struct RescaleReport {
   double cut_s = 0.0;           ///< the communicator split, transports and tables rebuilt
   double first_phase_s = 0.0;   ///< the first phase on the new rank set (set at its end)
   std::int64_t migrations = 0;
+  RescaleReport() = default;
+  /// The sizes of `change` (and how many join), at the end of `phase`; the stages still zero.
+  RescaleReport(std::int64_t at_phase, const RankChange& change)
+      : phase(at_phase), old_size(change.old_size), new_size(change.new_size), joining(change.joining()) {}
   /// One line as the LB statistics print theirs, and the same as one JSON object.
   std::string line() const;
   std::string json() const;
