@@ -160,8 +160,8 @@ collections::PhaseRecord Context::phase_end() {
     record = phases_->end_phase();
     if (tracer) tracer->async_end("phase", fmt::format("phase {}", record.phase), static_cast<std::uint64_t>(record.phase));
     if (lb_data_) lb_data_->add(record);
-    if (last_rescale_ && rescaled_at_ >= 0.0) {
-      last_rescale_->first_phase_s = wall_time() - rescaled_at_;
+    if (!rescale_log_.empty() && rescaled_at_ >= 0.0) {
+      rescale_log_.back().first_phase_s = wall_time() - rescaled_at_;
       rescaled_at_ = -1.0;
     }
     const double decision_start = wall_time();

@@ -183,7 +183,7 @@ Context::DueRescale Context::due_rescale(std::int64_t phase) {
 }
 
 void Context::publish(const RescaleReport& report) {
-  last_rescale_ = report;
+  rescale_log_.push_back(report);
   rescaled_at_ = wall_time();
   if (runtime_->rank() != 0) return;
   fmt::print("{}\n", report.line());

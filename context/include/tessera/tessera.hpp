@@ -240,7 +240,12 @@ class Context {
   /// that keeps its own MPI regions takes this after every phase_end().
   MPI_Comm app_comm() const { return app_comm_; }
   /// The last rescale, on the ranks that stay (nullopt before the first).
-  const std::optional<RescaleReport>& last_rescale() const { return last_rescale_; }
+  std::optional<RescaleReport> last_rescale() const {
+    return rescale_log_.empty() ? std::nullopt : std::optional<RescaleReport>(rescale_log_.back());
+  }
+  /// Every rescale so far, in order, as the ranks there are now saw them (a joined process: none
+  /// before it joined). A program's own report (`--report=json`) lists them.
+  const std::vector<RescaleReport>& rescale_log() const { return rescale_log_; }
   const ElasticFlags& elastic_flags() const { return elastic_flags_; }
 
   /// What --tessera_checkpoint_interval checkpoints store as the application's state.
@@ -310,7 +315,7 @@ class Context {
   std::vector<std::string> job_hosts_;  // the hosts the job's first processes started on
   MPI_Comm app_comm_ = MPI_COMM_NULL;
   bool owns_app_comm_ = false;  // a split made at a rescale
-  std::optional<RescaleReport> last_rescale_;
+  std::vector<RescaleReport> rescale_log_;
   double rescaled_at_ = -1.0;  // wall clock when the last rescale ended, until the next phase end
 };
 

@@ -32,6 +32,11 @@ check split --tessera_lb_name=GreedyLB --color_loads=particles --tessera_lb_spli
 if [ "${TESSERA_HAVE_OFI:-1}" = 1 ]; then
   check ofi --tessera_lb_name=TemperedLB --tessera_transport=ofi --tessera_shm=false --tessera_transport_args=provider=tcp
 fi
+# --report=json lists each rescale's stages as its statistics line gives them.
+$spawning --host localhost:8 -np 4 "$pic" "${run[@]}" "$plan" --tessera_lb_name=TemperedLB --report=json > "$dir/json.txt" 2>&1
+stages=$(tail -1 "$dir/json.txt" | python3 -c "import json,sys; r=json.load(sys.stdin)['rescale_stages']; print(' '.join(f\"{s['rescale']}:{s['old_size']}->{s['new_size']}:{int(s['cut_s'] > 0)}\" for s in r))" 2>&1)
+if [ "$stages" = "shrink:4->3:1 shrink:3->2:1 expand:2->4:1" ]; then echo "--report=json: rescale_stages $stages"
+else cat "$dir/json.txt"; echo "--report=json: rescale_stages '$stages', expected the 3 rescales with their cut"; failed=1; fi
 # Without --host the job has the slots of this machine's cores (2) and 2 processes already.
 out=$($spawning -np 2 "$pic" "${run[@]}" --tessera_lb_name=GreedyLB "--tessera_elastic_plan=5:expand 2" 2>&1)
 status=$?

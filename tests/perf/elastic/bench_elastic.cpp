@@ -140,7 +140,7 @@ int worker(std::int64_t blocks, std::int64_t block_bytes, std::vector<std::strin
   const double expand_s = expand_and_fill(ctx, joined);
   const bool intact_after_expand = blocks_intact(rt, set, blocks, block_bytes);
   if (rt.rank() == 0) {
-    const tessera::RescaleReport& expanded = *ctx.last_rescale();
+    const tessera::RescaleReport expanded = *ctx.last_rescale();
     out["expand_s"] = expand_s;
     out["expand_spawn_ms"] = expanded.spawn_s * 1e3;
     out["expand_merge_ms"] = expanded.cut_s * 1e3;

@@ -385,6 +385,7 @@ RunSummary run_amt(const Options& options, MPI_Comm parent) {
   MPI_Comm_size(comm, &summary.final_ranks);
   summary.rescales = rescales;
   summary.joined = joined;
+  for (const RescaleReport& r : ctx.rescale_log()) summary.rescale_stages.push_back(r.json());
   summary.hosts = count_hosts(comm);
   summary.steps = options.steps - resumed_after;
   summary.particles = placed;

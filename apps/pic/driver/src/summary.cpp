@@ -78,6 +78,8 @@ std::string summary_json(const RunSummary& s, const Options& options) {
   j["ranks"] = s.ranks;
   j["final_ranks"] = s.final_ranks;
   j["rescales"] = s.rescales;
+  j["rescale_stages"] = nlohmann::json::array();  // each as its statistics line's JSON (context/elastic.hpp)
+  for (const std::string& stages : s.rescale_stages) j["rescale_stages"].emplace_back(nlohmann::json::parse(stages));
   j["hosts"] = s.hosts;
   j["steps"] = s.steps;
   j["particles"] = s.particles;

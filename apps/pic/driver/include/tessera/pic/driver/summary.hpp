@@ -18,6 +18,7 @@ struct RunSummary {
   int rescales = 0;              ///< elastic shrinks and expands (--tessera_elastic_plan, _control)
   bool left = false;             ///< this rank left the run at a shrink: it reports nothing
   bool joined = false;           ///< this process joined at an expand: rank 0 of the run reports
+  std::vector<std::string> rescale_stages;  ///< each rescale's RescaleReport::json(), in order
   int hosts = 0;                 ///< hosts (shared-memory nodes) the ranks ran on at the end (0: not counted yet)
   std::int64_t steps = 0;
   std::uint64_t particles = 0;   ///< placed at the start
