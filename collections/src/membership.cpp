@@ -24,8 +24,12 @@ std::vector<Membership::Held> Membership::release(std::uint64_t element) {
 void Membership::replay(Runtime& rt, std::vector<Held>& messages) {
   const EpochId outer = rt.current_epoch();
   for (Held& message : messages) {
-    // What the held message sends belongs to its own epoch, as if it had run when it arrived.
-    detail::hooks(rt).set_current_epoch(message.envelope.epoch);
+    // What the held message sends belongs to its own epoch, as if it had run when it arrived;
+    // but a held message counted as delivered, so its epoch may have ended since (a rooted epoch
+    // inside the collective one that carries the insertion): then it sends in the epoch of what
+    // released it, which is open, instead of into an ended one.
+    if (!detail::hooks(rt).epoch_ended(message.envelope.epoch)) detail::hooks(rt).set_current_epoch(message.envelope.epoch);
+    else detail::hooks(rt).set_current_epoch(outer);
     message.invoker(rt, message.envelope, message.payload);
   }
   detail::hooks(rt).set_current_epoch(outer);

@@ -28,7 +28,8 @@
 /// never run and never a crash. A message to an element destroyed for good is therefore
 /// reported when its phase ends, and its bytes are kept at the home until then.
 /// A held message counts as delivered for termination detection and its epoch; when it runs
-/// later, the messages it sends carry its own epoch again.
+/// later, the messages it sends carry its own epoch again, or, when that epoch has ended since,
+/// the epoch of the message or fact that released it.
 ///
 /// Destroying runs like a message to the element (forwarded after it when it moves); the
 /// element's `on_destroy()` runs first when the type has one. Insertions and destructions are
