@@ -145,14 +145,38 @@ TEST(GrapevineLB, IsTemperedLBWithTheOriginalChoicesAndOneIteration) {
 }
 
 TEST(TemperedLB, KeepsTheStartingPlacementWhenNothingBeatsIt) {
-  // Loads 4 and 3: moving a 2 gives 2 and 5, worse; the lower bound (0) is out of reach, so every
-  // iteration of both trials runs and the start is kept.
-  auto lb = create("TemperedLB", "iters=3 trials=2");
+  // Loads 4 and 3: moving a 2 gives 2 and 5, worse; the lower bound (0) is out of reach, so without
+  // patience every iteration of both trials runs and the start is kept.
+  auto lb = create("TemperedLB", "iters=3 trials=2 patience=0");
   const auto ranks = make_ranks({{2, 2}, {3}});
   EXPECT_TRUE(run(lb, ranks).migrations.empty());
   EXPECT_EQ(lb.report().best_trial, 0);
   EXPECT_EQ(lb.report().iterations.size(), 6u);
   EXPECT_FALSE(lb.report().stopped_at_bound);
+}
+
+TEST(TemperedLB, PatienceEndsAStalledTrialAndStartsAnother) {
+  // The same loads with the default patience=1: each trial's first iteration lowers nothing, so the
+  // trial ends there; it stalled, so the second trial runs (one iteration too).
+  auto lb = create("TemperedLB", "iters=3 trials=2");
+  const auto ranks = make_ranks({{2, 2}, {3}});
+  EXPECT_TRUE(run(lb, ranks).migrations.empty());
+  ASSERT_EQ(lb.report().iterations.size(), 2u);
+  EXPECT_EQ(lb.report().iterations[0].trial, 1);
+  EXPECT_EQ(lb.report().iterations[1].trial, 2);
+}
+
+TEST(TemperedLB, PatienceCountsFewerRanksAtTheMaximumAsProgress) {
+  // ReceiverAdmitsWhatTheCriterionAllowsAndReturnsTheRest's input: iteration 1 leaves the maximum at
+  // 4 (I 0.5 as at the start) but on one rank instead of two, so iteration 2 runs and reaches 0.125.
+  // Trial 1 was still improving when its iterations ran out, so no second trial starts.
+  const auto ranks = make_ranks({{3, 1}, {3, 1}, {}});
+  auto lb = create("TemperedLB", "ordering=element_id iters=2 trials=2 knowledge=complete deterministic=true");
+  EXPECT_EQ(run(lb, ranks).migrations, (std::vector<Migration>{move(1, 0, 2), move(4, 1, 0)}));
+  ASSERT_EQ(lb.report().iterations.size(), 2u);
+  EXPECT_DOUBLE_EQ(lb.report().iterations[0].imbalance, 0.5);
+  EXPECT_DOUBLE_EQ(lb.report().iterations[1].imbalance, 0.125);
+  EXPECT_EQ(lb.report().iterations[1].trial, 1);
 }
 
 TEST(TemperedLB, RunsNoIterationOnAPlacementAtTheLowerBound) {

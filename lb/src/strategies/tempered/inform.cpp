@@ -146,9 +146,10 @@ void TemperedRank::send_gossip(comm::Communicator& ctx, int round, Random& rando
                                                    known_.tracks_blocks() ? &sample.blocks : nullptr));
     return;
   }
+  const std::vector<PeerBlocks> blocks = known_.tracks_blocks() ? known_.all_blocks() : std::vector<PeerBlocks>{};
   ctx.send_encoded_to_many(std::span<const Rank>(targets), shared_->gossip,
                            GossipMessage::encode(round, known_.ranks(), known_.loads(), known_.headrooms(),
-                                                 known_.tracks_blocks() ? &known_.all_blocks() : nullptr));
+                                                 known_.tracks_blocks() ? &blocks : nullptr));
 }
 
 }  // namespace tessera::lb::tempered

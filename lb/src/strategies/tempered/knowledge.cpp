@@ -28,7 +28,7 @@ void Knowledge::sample(Forwarded& out) const {
     out.ranks.push_back(ranks_[i]);
     out.loads.push_back(loads_[i]);
     if (track_headroom_) out.headrooms.push_back(headrooms_[i]);
-    if (track_blocks_) out.blocks.push_back(blocks_[i]);
+    if (track_blocks_) out.blocks.push_back(blocks(i));
   }
 }
 
@@ -37,6 +37,8 @@ void Knowledge::clear() {
   ranks_.clear();
   loads_.clear();
   headrooms_.clear();
+  working_.clear();
+  block_slot_.clear();
   blocks_.clear();
   priorities_.clear();
   cut_ = ~std::uint64_t{0};
@@ -45,7 +47,7 @@ void Knowledge::clear() {
 
 void Knowledge::merge(const GossipView& message, Rank ranks) {
   const std::size_t n = message.size();
-  if (cap_ != 0 && !track_headroom_ && !track_blocks_ && merge_in_order(message)) return;
+  if (cap_ != 0 && merge_in_order(message)) return;
   if (cap_ != 0 || track_headroom_ || track_blocks_) {
     const bool headrooms = message.has_headrooms();
     const bool blocks = track_blocks_ && message.has_blocks();
@@ -94,6 +96,8 @@ void Knowledge::release() {
   std::vector<Rank>().swap(ranks_);
   std::vector<double>().swap(loads_);
   std::vector<double>().swap(headrooms_);
+  std::vector<double>().swap(working_);
+  std::vector<std::uint32_t>().swap(block_slot_);
   std::vector<PeerBlocks>().swap(blocks_);
   std::vector<std::uint64_t>().swap(priorities_);
 }
@@ -112,14 +116,20 @@ void Knowledge::compact() {
     loads_[kept] = loads_[i];
     priorities_[kept] = priorities_[i];
     if (track_headroom_) headrooms_[kept] = headrooms_[i];
-    if (track_blocks_) blocks_[kept] = std::move(blocks_[i]);
+    if (track_blocks_) {
+      working_[kept] = working_[i];
+      block_slot_[kept] = block_slot_[i];
+    }
     ++kept;
   }
   ranks_.resize(kept);
   loads_.resize(kept);
   priorities_.resize(kept);
   if (track_headroom_) headrooms_.resize(kept);
-  if (track_blocks_) blocks_.resize(kept);
+  if (track_blocks_) {
+    working_.resize(kept);
+    block_slot_.resize(kept);
+  }
 }
 
 void Knowledge::add_in_order(Rank r, double load, double headroom, const PeerBlocks* blocks) {
@@ -134,16 +144,22 @@ void Knowledge::add_in_order(Rank r, double load, double headroom, const PeerBlo
   loads_.insert(loads_.begin() + i, load);
   priorities_.insert(priorities_.begin() + i, priority);
   if (track_headroom_) headrooms_.insert(headrooms_.begin() + i, headroom);
-  if (track_blocks_) blocks_.insert(blocks_.begin() + i, blocks != nullptr ? *blocks : PeerBlocks{});
+  if (track_blocks_) {
+    working_.insert(working_.begin() + i, blocks != nullptr ? blocks->working : 0.0);
+    block_slot_.insert(block_slot_.begin() + i, blocks != nullptr ? keep_blocks(*blocks) : 0);
+  }
   if (!keep_all_ && ranks_.size() >= 2 * cap_) compact();
 }
 
 bool Knowledge::merge_in_order(const GossipView& message) {
   // Once the lists are full most entries are above the cut: they are turned away on the message
-  // alone, and the lists are read and rewritten only when something passes.
+  // alone, and the lists are read and rewritten only when something passes. One ordered merge per
+  // message, not an insertion per entry: a rank that keeps all it hears (keep_all) holds long lists,
+  // and inserting into them entry by entry cost O(list) per entry.
   const std::size_t n = message.size();
-  merged_ranks_.clear();
-  merged_loads_.clear();
+  const bool headrooms = track_headroom_ && message.has_headrooms();
+  const bool blocks = track_blocks_ && message.has_blocks();
+  merged_entries_.clear();
   merged_priorities_.clear();
   Rank last = -1;
   for (std::size_t j = 0; j < n; ++j) {
@@ -152,53 +168,93 @@ bool Knowledge::merge_in_order(const GossipView& message) {
     last = r;
     const std::uint64_t priority = priority_of(r);
     if (priority > cut_) continue;
-    merged_ranks_.push_back(r);
-    merged_loads_.push_back(message.load(j));
+    merged_entries_.push_back(j);
     merged_priorities_.push_back(priority);
   }
-  const std::size_t fresh = merged_ranks_.size();
+  const std::size_t fresh = merged_entries_.size();
   if (fresh == 0) return true;
   const std::size_t before = ranks_.size();
-  ranks_.resize(before + fresh);
-  loads_.resize(before + fresh);
-  priorities_.resize(before + fresh);
+  const auto grow = [&](std::size_t size) {
+    ranks_.resize(size);
+    loads_.resize(size);
+    priorities_.resize(size);
+    if (track_headroom_) headrooms_.resize(size);
+    if (track_blocks_) {
+      working_.resize(size);
+      block_slot_.resize(size);
+    }
+  };
+  grow(before + fresh);
+  const auto move_entry = [&](std::size_t from, std::size_t to) {
+    ranks_[to] = ranks_[from];
+    loads_[to] = loads_[from];
+    priorities_[to] = priorities_[from];
+    if (track_headroom_) headrooms_[to] = headrooms_[from];
+    if (track_blocks_) {
+      working_[to] = working_[from];
+      block_slot_[to] = block_slot_[from];
+    }
+  };
   // Merged from the back, in place: the lists' tail and the candidates, both in rank order.
   std::size_t i = before, j = fresh, out = before + fresh;
   std::size_t duplicates = 0;
   while (j > 0) {
-    if (i > 0 && ranks_[i - 1] > merged_ranks_[j - 1]) {
+    const Rank candidate = message.rank(merged_entries_[j - 1]);
+    if (i > 0 && ranks_[i - 1] >= candidate) {
+      if (ranks_[i - 1] == candidate) {
+        --j;  // known: the entry already on the lists stays, and its slot is closed below
+        ++duplicates;
+      }
       --i, --out;
-      ranks_[out] = ranks_[i];
-      loads_[out] = loads_[i];
-      priorities_[out] = priorities_[i];
-    } else if (i > 0 && ranks_[i - 1] == merged_ranks_[j - 1]) {
-      --j;  // known: the entry already on the lists stays, and its slot is closed below
-      ++duplicates;
-      --i, --out;
-      ranks_[out] = ranks_[i];
-      loads_[out] = loads_[i];
-      priorities_[out] = priorities_[i];
+      move_entry(i, out);
     } else {
       --j, --out;
-      ranks_[out] = merged_ranks_[j];
-      loads_[out] = merged_loads_[j];
+      const std::size_t e = merged_entries_[j];
+      ranks_[out] = candidate;
+      loads_[out] = message.load(e);
       priorities_[out] = merged_priorities_[j];
+      if (track_headroom_) headrooms_[out] = headrooms ? message.headroom(e) : HUGE_VAL;
+      if (track_blocks_) {
+        const PeerBlocks peer = blocks ? message.blocks(e) : PeerBlocks{};
+        working_[out] = peer.working;
+        block_slot_[out] = keep_blocks(peer);
+      }
     }
   }
   if (duplicates != 0) {
     // out - i empty slots are left between the untouched head [0, i) and the merged part.
     const std::size_t gap = out - i;
-    std::move(ranks_.begin() + static_cast<std::ptrdiff_t>(out), ranks_.end(), ranks_.begin() + static_cast<std::ptrdiff_t>(i));
-    std::move(loads_.begin() + static_cast<std::ptrdiff_t>(out), loads_.end(), loads_.begin() + static_cast<std::ptrdiff_t>(i));
-    std::move(priorities_.begin() + static_cast<std::ptrdiff_t>(out), priorities_.end(),
-              priorities_.begin() + static_cast<std::ptrdiff_t>(i));
-    ranks_.resize(ranks_.size() - gap);
-    loads_.resize(loads_.size() - gap);
-    priorities_.resize(priorities_.size() - gap);
+    for (std::size_t from = out, to = i; from < before + fresh; ++from, ++to) move_entry(from, to);
+    grow(before + fresh - gap);
   }
   seen_ += fresh - duplicates;
   if (!keep_all_ && ranks_.size() >= 2 * cap_) compact();
   return true;
+}
+
+void Knowledge::push_blocks(const PeerBlocks* blocks) {
+  working_.push_back(blocks != nullptr ? blocks->working : 0.0);
+  block_slot_.push_back(blocks != nullptr ? keep_blocks(*blocks) : 0);
+}
+
+std::uint32_t Knowledge::keep_blocks(const PeerBlocks& blocks) {
+  if (blocks.size() == 0) return 0;
+  blocks_.push_back(blocks);
+  return static_cast<std::uint32_t>(blocks_.size());
+}
+
+PeerBlocks Knowledge::blocks(std::size_t i) const {
+  if (!track_blocks_) return {};
+  PeerBlocks out = block_slot_[i] != 0 ? blocks_[block_slot_[i] - 1] : PeerBlocks{};
+  out.working = working_[i];
+  return out;
+}
+
+std::vector<PeerBlocks> Knowledge::all_blocks() const {
+  std::vector<PeerBlocks> out;
+  out.reserve(ranks_.size());
+  for (std::size_t i = 0; i < ranks_.size(); ++i) out.push_back(blocks(i));
+  return out;
 }
 
 std::vector<std::size_t> Knowledge::rank_order() const {

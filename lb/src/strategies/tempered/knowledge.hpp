@@ -82,7 +82,7 @@ class Knowledge {
     ranks_.push_back(r);
     loads_.push_back(load);
     if (track_headroom_) headrooms_.push_back(headroom);
-    if (track_blocks_) blocks_.push_back(blocks != nullptr ? *blocks : PeerBlocks{});
+    if (track_blocks_) push_blocks(blocks);
   }
   // add() for every entry of a received message. Without cap and headrooms (the default keys) it
   // runs one loop over the message with the lists grown once, by at most half their size beyond
@@ -96,12 +96,11 @@ class Knowledge {
   // Blocks are kept only when Shared::blocks says so. Set before the first add.
   void track_blocks(bool on) { track_blocks_ = on; }
   bool tracks_blocks() const { return track_blocks_; }
-  // The i-th known rank's blocks (empty when not tracked).
-  const PeerBlocks& blocks(std::size_t i) const {
-    static const PeerBlocks none;
-    return track_blocks_ ? blocks_[i] : none;
-  }
-  const std::vector<PeerBlocks>& all_blocks() const { return blocks_; }
+  // The i-th known rank's blocks (empty when not tracked), a copy: the lists keep the blocks of
+  // the few ranks that hold any apart from the rest (see blocks_).
+  PeerBlocks blocks(std::size_t i) const;
+  // blocks(i) of every entry, in list order.
+  std::vector<PeerBlocks> all_blocks() const;
   std::size_t size() const { return ranks_.size(); }
   const std::vector<Rank>& ranks() const { return ranks_; }
   const std::vector<double>& loads() const { return loads_; }
@@ -119,7 +118,12 @@ class Knowledge {
   std::vector<double> loads_;
   std::vector<double> headrooms_;  // bytes each may still take, when tracked
   bool track_headroom_ = false;
-  std::vector<PeerBlocks> blocks_;  // when tracked
+  // When tracked: each entry's largest working bytes, and 1 + its index in blocks_ when it holds
+  // shared blocks (else 0). Most ranks hold none, and a PeerBlocks is 80 bytes before its
+  // contents: on every list entry it was most of what a rank kept under memory limits.
+  std::vector<double> working_;
+  std::vector<std::uint32_t> block_slot_;
+  std::vector<PeerBlocks> blocks_;  // grows within an inform stage; what compactions drop stays
   bool track_blocks_ = false;
   std::size_t seen_ = 0;
   std::size_t cap_ = 0;
@@ -128,15 +132,16 @@ class Knowledge {
   std::uint64_t cut_ = ~std::uint64_t{0};  // largest priority kept by the last compaction
   std::vector<std::uint64_t> priorities_;  // of ranks_, when capped
   std::vector<std::uint64_t> scratch_;  // compact()'s selection, kept to save an allocation each time
-  std::vector<Rank> merged_ranks_;      // merge_in_order()'s candidates (entries under the cut)
-  std::vector<double> merged_loads_;
+  std::vector<std::size_t> merged_entries_;  // merge_in_order()'s candidates: entries under the cut
   std::vector<std::uint64_t> merged_priorities_;
   // One finaliser over (salt xor rank): a different bijection of the ranks per salt, and salts are
   // 64 random bits, so samples of different ranks are independent for all practical purposes.
   std::uint64_t priority_of(Rank r) const { return mix64(salt_ ^ static_cast<std::uint64_t>(r)); }
   void add_in_order(Rank r, double load, double headroom, const PeerBlocks* blocks);  // under a cap
-  bool merge_in_order(const GossipView& message);  // under a cap, loads only; false if not sorted
+  bool merge_in_order(const GossipView& message);  // under a cap; false if the message is not sorted
   void compact();  // keeps the bottom cap_ by priority, in rank order
+  void push_blocks(const PeerBlocks* blocks);  // appends an entry's working_ and block_slot_
+  std::uint32_t keep_blocks(const PeerBlocks& blocks);  // its block_slot_
 };
 
 }  // namespace tessera::lb::tempered

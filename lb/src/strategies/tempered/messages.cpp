@@ -39,15 +39,20 @@ GossipView::GossipView(std::span<const std::byte> bytes) : encoding_(bytes) {
   bytes_ = elements(sizeof(double), sizes);
   block_loads_ = elements(sizeof(double), loads_of);
   if (working != size_ || counts != size_ || at != bytes.size()) throw std::out_of_range("GossipMessage payload malformed");
-  block_start_.resize(size_ + 1, 0);
-  for (std::size_t i = 0; i < size_; ++i) block_start_[i + 1] = block_start_[i] + element<std::uint32_t>(counts_, i);
-  if (2 * block_start_[size_] != flat || block_start_[size_] != sizes || sizes != loads_of)
-    throw std::out_of_range("GossipMessage payload malformed");
+  std::size_t total = 0;
+  for (std::size_t i = 0; i < size_; ++i) total += element<std::uint32_t>(counts_, i);
+  if (2 * total != flat || total != sizes || sizes != loads_of) throw std::out_of_range("GossipMessage payload malformed");
+  total_blocks_ = total;
 }
 
 PeerBlocks GossipView::blocks(std::size_t i) const {
   PeerBlocks out;
   out.working = element<double>(working_, i);
+  if (total_blocks_ == 0) return out;
+  if (block_start_.empty()) {
+    block_start_.resize(size_ + 1, 0);
+    for (std::size_t k = 0; k < size_; ++k) block_start_[k + 1] = block_start_[k] + element<std::uint32_t>(counts_, k);
+  }
   for (std::size_t j = block_start_[i]; j < block_start_[i + 1]; ++j) {
     out.blocks.push_back(element<std::int64_t>(blocks_, 2 * j));
     out.blocks.push_back(element<std::int64_t>(blocks_, 2 * j + 1));

@@ -142,7 +142,10 @@ class GossipView {
   const std::byte* blocks_ = nullptr;
   const std::byte* bytes_ = nullptr;
   const std::byte* block_loads_ = nullptr;
-  std::vector<std::size_t> block_start_;  // per rank: its first block
+  std::size_t total_blocks_ = 0;
+  // Per rank: its first block. Built on the first blocks() call of a message that has any: most
+  // messages carry none, and most entries are never read.
+  mutable std::vector<std::size_t> block_start_;
 };
 
 // Objects proposed to the receiving rank by one overloaded rank in one iteration (or sent back

@@ -143,6 +143,11 @@ std::vector<KeySpec> TemperedLB::keys() {
   auto keys = gossip_keys();
   keys.push_back(integer_key("iters", "8", "iterations of inform + transfer per trial (seed 003, Algorithm 3)", 1, 1 << 20));
   keys.push_back(integer_key("trials", "2", "independent trials from the starting placement; the best proposal wins", 1, 1 << 20));
+  keys.push_back(integer_key("patience", "1",
+                             "a trial ends once this many iterations in a row lower neither its imbalance nor the number of "
+                             "ranks at its maximum, and a further "
+                             "trial starts only after one that ended so (0: every iteration and trial runs, as in seed 003)",
+                             0, 1 << 20));
   keys.push_back(choice_key("criterion", "relaxed",
                             "grapevine: l_x + load(o) < l_ave; relaxed: load(o) < l_p - l_x (seed 003, Lemma 1)",
                             {"grapevine", "relaxed"}));
@@ -179,6 +184,7 @@ TemperedLB TemperedLB::from_args(const Args& args) {
   o.transfer = transfer_of(args.text("transfer"));
   o.iters = static_cast<int>(args.integer("iters"));
   o.trials = static_cast<int>(args.integer("trials"));
+  o.patience = static_cast<int>(args.integer("patience"));
   o.criterion = criterion_of(args.text("criterion"));
   o.cmf = cmf_of(args.text("cmf"));
   o.ordering = ordering_of(args.text("ordering"));

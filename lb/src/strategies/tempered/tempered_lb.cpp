@@ -41,23 +41,30 @@ void inform(Team& team, Shared& shared) {
   }
 }
 
-double imbalance(Team& team, double average) {
-  const double max = team.allreduce(comm::ReduceOp::max, [](TemperedRank& self) { return self.value(); });
-  return average > 0.0 ? max / average - 1.0 : 0.0;
+double max_value(Team& team) {
+  return team.allreduce(comm::ReduceOp::max, [](TemperedRank& self) { return self.value(); });
 }
 
-// Work model on: average work of the current placement (work depends on where objects are).
-// The sum is of integers (whole seconds, and the rest in units of 2^-40 s), so it is the same
-// whatever order a backend (or MPI) adds the ranks in: plans must not depend on delivery order.
-void update_average(Team& team, Shared& shared) {
-  if (!shared.modeled) return;
+double imbalance_of(double max, double average) { return average > 0.0 ? max / average - 1.0 : 0.0; }
+
+// The sum over ranks of f(rank) >= 0 as integers (whole seconds, and the rest in units of 2^-40 s),
+// so it is the same whatever order a backend (or MPI) adds the ranks in: plans must not depend on
+// delivery order.
+template <class F>
+double exact_sum(Team& team, F f) {
   constexpr double unit = 1099511627776.0;  // 2^40
   const auto total = team.allreduce(comm::ReduceOp::sum, [&](TemperedRank& self) {
-    const double v = self.value();
+    const double v = f(self);
     const double whole = std::floor(v);
     return std::vector<std::int64_t>{static_cast<std::int64_t>(whole), std::llround((v - whole) * unit)};
   });
-  shared.average = (static_cast<double>(total[0]) + static_cast<double>(total[1]) / unit) / static_cast<double>(shared.staying);
+  return static_cast<double>(total[0]) + static_cast<double>(total[1]) / unit;
+}
+
+// Work model on: average work of the current placement (work depends on where objects are).
+void update_average(Team& team, Shared& shared) {
+  if (!shared.modeled) return;
+  shared.average = exact_sum(team, [](TemperedRank& self) { return self.value(); }) / static_cast<double>(shared.staying);
 }
 
 // Work model with beta or gamma != 0: every recorded edge reaches the holders of its ends (and,
@@ -117,24 +124,45 @@ Plan TemperedLB::run(comm::Backend& backend, std::span<const StrategyInput> host
 
   const double total = team.allreduce(comm::ReduceOp::sum, [](TemperedRank& self) { return self.load(); });
   shared.staying = staying_ranks(backend, hosted);
-  shared.average = total / static_cast<double>(shared.staying);
+  const double average_load = total / static_cast<double>(shared.staying);
+  shared.average = average_load;
   update_average(team, shared);
+  // Work proportional to load (memory limits only refuse moves; they add no work) has load's
+  // lower bound: the work model then stops at it too, instead of running every trial out.
+  const bool proportional = !shared.modeled || team.allreduce(comm::ReduceOp::min, [](TemperedRank& self) {
+    return std::int64_t{self.work_is_proportional() ? 1 : 0};
+  }) > 0;
 
   report_ = TemperedReport{};
   report_.rounds = shared.rounds;
-  report_.initial_imbalance = imbalance(team, shared.average);
+  const double initial_max = max_value(team);
+  report_.initial_imbalance = imbalance_of(initial_max, shared.average);
+  // How many ranks carry the maximum (their value is exactly the max reduction's result, one of
+  // the values): with patience, an iteration that leaves the maximum where it was but on fewer
+  // ranks has made progress, and the next iteration can lower the maximum.
+  const std::int64_t initial_at_max = options_.patience == 0 ? 0 : team.allreduce(comm::ReduceOp::sum, [&](TemperedRank& self) {
+    return std::int64_t{self.value() == initial_max ? 1 : 0};
+  });
   report_.best_imbalance = report_.initial_imbalance;
-  if (!shared.modeled && shared.average > 0.0) {
+  if (proportional && average_load > 0.0) {
     const double largest = team.allreduce(comm::ReduceOp::max, [](TemperedRank& self) { return self.largest_object(); });
-    report_.lower_bound = std::max(shared.average, largest) / shared.average - 1.0;
+    report_.lower_bound = std::max(average_load, largest) / average_load - 1.0;
   }
   // Sums in another order can land a hair off the bound: a relative 1e-9 is far below any real gain.
   const auto at_bound = [&](double imbalance) {
-    return !shared.modeled && imbalance <= report_.lower_bound + 1e-9 * (1.0 + report_.lower_bound);
+    return proportional && imbalance <= report_.lower_bound + 1e-9 * (1.0 + report_.lower_bound);
   };
   report_.stopped_at_bound = at_bound(report_.best_imbalance);
-  for (int trial = 1; trial <= options_.trials && !report_.stopped_at_bound; ++trial) {
+  // With patience, a trial that was still lowering the imbalance when its iterations ran out is
+  // not stuck in a local minimum, which is what further trials are for (seed 003, section V-A):
+  // another trial then starts only after one that stalled.
+  bool stalled = true;
+  for (int trial = 1; trial <= options_.trials && !report_.stopped_at_bound && stalled; ++trial) {
+    stalled = options_.patience == 0;
     team.step([](TemperedRank& self, comm::Communicator&) { self.restart_trial(); });
+    double trial_best = report_.initial_imbalance;
+    std::int64_t trial_at_max = initial_at_max;
+    int stale = 0;  // iterations in a row that lowered nothing
     for (int iteration = 1; iteration <= options_.iters; ++iteration) {
       shared.trial = static_cast<std::uint64_t>(trial);
       shared.iteration = static_cast<std::uint64_t>(iteration);
@@ -153,12 +181,13 @@ Plan TemperedLB::run(comm::Backend& backend, std::span<const StrategyInput> host
         team.step([](TemperedRank& self, comm::Communicator&) { self.take_returns(); });
       }
 
-      const auto counts = team.allreduce(comm::ReduceOp::sum, [](TemperedRank& self) {
-        const tempered::Counts& c = self.counts();
-        return std::vector<std::int64_t>{c.transfers, c.rejected, c.rejected_memory, c.swaps};
-      });
       update_average(team, shared);
-      const double now = imbalance(team, shared.average);
+      const double max = max_value(team);
+      const double now = imbalance_of(max, shared.average);
+      const auto counts = team.allreduce(comm::ReduceOp::sum, [max](TemperedRank& self) {
+        const tempered::Counts& c = self.counts();
+        return std::vector<std::int64_t>{c.transfers, c.rejected, c.rejected_memory, c.swaps, self.value() == max ? 1 : 0};
+      });
       report_.iterations.push_back(TemperedIteration{trial, iteration, counts[0], counts[1], counts[2], now, counts[3]});
       // Strictly lower only: the starting placement wins ties, so nothing moves for nothing.
       if (now < report_.best_imbalance) {
@@ -169,6 +198,16 @@ Plan TemperedLB::run(comm::Backend& backend, std::span<const StrategyInput> host
       }
       if (at_bound(report_.best_imbalance)) {
         report_.stopped_at_bound = true;
+        break;
+      }
+      const bool progress = now < trial_best || (now == trial_best && counts[4] < trial_at_max);
+      stale = progress ? 0 : stale + 1;
+      if (progress) {
+        trial_best = now;
+        trial_at_max = counts[4];
+      }
+      if (options_.patience > 0 && stale >= options_.patience) {
+        stalled = true;
         break;
       }
     }

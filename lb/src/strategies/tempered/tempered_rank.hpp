@@ -76,6 +76,9 @@ class TemperedRank {
   bool underloaded() const { return !input_->leaving && value() < shared_->average; }
   // Whether this rank's input needs the work model (load_only_here false, or a memory limit).
   bool needs_model() const;
+  // Whether this rank's work is alpha x load with the shared alpha (no beta, gamma, delta, rank
+  // alpha; a memory limit allowed): the load's lower bound on imbalance then holds for work.
+  bool work_is_proportional() const;
   bool has_limit() const { return std::isfinite(limit_); }
 
   // --- work model: the edge exchange (edge_exchange.cpp) ---

@@ -12,6 +12,8 @@ bool TemperedRank::needs_model() const {
   return !shared_->options->work.load_only_here(*input_) || has_limit();
 }
 
+bool TemperedRank::work_is_proportional() const { return shared_->options->work.load_only_here(*input_); }
+
 RankWork TemperedRank::modeled() const {
   RankWork state(shared_->options->work, rank_, alpha_, input_->working_bytes, node());
   for (const Held& held : held_) state.add(held.object, held.edges, held.origin);
@@ -57,8 +59,8 @@ TemperedRank::WorkSender::WorkSender(const TemperedRank& rank, const std::vector
   }
   for (const std::size_t i : known) {
     headroom_.push_back(rank.known_.headroom(i));
-    there_.push_back(&rank.known_.blocks(i));
-    working_sent_.push_back(there_.back()->working);
+    there_.push_back(rank.known_.blocks(i));
+    working_sent_.push_back(there_.back().working);
   }
 }
 
@@ -76,7 +78,7 @@ std::size_t TemperedRank::WorkSender::bound_peer(std::size_t object, const std::
   // loaded such peer below the average, before any draw (CCM-LB keeps clusters together).
   const double average = rank_.shared_->average;
   for (std::size_t p = 0; p < peers.size(); ++p) {
-    if (peers[p].load < average && there_[p]->holds(block, held.origin) &&
+    if (peers[p].load < average && there_[p].holds(block, held.origin) &&
         (peer == Cmf::npos || peers[p].load < peers[peer].load))
       peer = p;
   }
@@ -89,7 +91,7 @@ TemperedRank::WorkSender::Trial TemperedRank::WorkSender::offer(std::size_t obje
   const Held& held = rank_.held_[object];
   const ObjectMemory& m = held.object.memory;
   Trial t{object, peer};
-  t.block_there = m.shared_id >= 0 && (block_peer_.contains(m.shared_id) || there_[peer]->holds(m.shared_id, held.origin));
+  t.block_there = m.shared_id >= 0 && (block_peer_.contains(m.shared_id) || there_[peer].holds(m.shared_id, held.origin));
   double out = 0.0, in = 0.0;
   for (const HalfEdge& e : held.edges) (e.out ? out : in) += e.bytes;
   const bool homeless = m.shared_id >= 0 && held.origin != peers[peer].rank && !t.block_there;
@@ -111,14 +113,14 @@ bool TemperedRank::WorkSender::make_room(Trial& t, const std::vector<Peer>& peer
   // and both ranks still end below this one's work, as CCM-LB swaps.
   if (!rank_.shared_->limited || swapping_[t.peer] || t.block_there) return false;
   const SwapChoice choice = choose_swap(
-      t.object, SwapPeer{peers[t.peer].rank, peers[t.peer].load, headroom_[t.peer], working_sent_[t.peer], there_[t.peer]});
+      t.object, SwapPeer{peers[t.peer].rank, peers[t.peer].load, headroom_[t.peer], working_sent_[t.peer], &there_[t.peer]});
   if (choice.cluster == SwapChoice::npos) return false;
   const Held& held = rank_.held_[t.object];
   swapping_[t.peer] = true;
   reserved_ += choice.work;
   swaps_.push_back(SwapPlan{t.peer, {held.object.memory.shared_id, held.origin}, choice.work, choice.bytes});
   t.peer_after = choice.peer_after;
-  headroom_[t.peer] += there_[t.peer]->bytes[choice.cluster] - choice.adds;
+  headroom_[t.peer] += there_[t.peer].bytes[choice.cluster] - choice.adds;
   t.unit = choice.unit;
   t.swapped = true;
   return true;

@@ -101,7 +101,7 @@ class TemperedRank::WorkSender {
   std::vector<LbObject> marginal_;
   std::vector<bool> leaving_;                      // by object
   std::vector<double> headroom_;                   // by peer: bytes it may still take
-  std::vector<const PeerBlocks*> there_;           // by peer: what it held when it informed
+  std::vector<PeerBlocks> there_;                  // by peer: what it held when it informed
   std::vector<double> working_sent_;               // by peer: its largest working bytes, with what was sent
   std::map<std::int64_t, std::size_t> block_peer_;  // shared_id -> the peer its objects follow
   // Cluster swaps, at most one per peer (a message carries one unit): each receiver may send a
