@@ -90,6 +90,7 @@ void TemperedRank::on_edges(comm::Communicator&, const EdgeDelivery& message) {
 }
 
 void TemperedRank::attach_edges() {
+  value_known_ = false;  // the same objects cost more with their edges
   // An edge can arrive several times (recorded by both ranks, or both ends held here); one volume
   // per (sender, receiver), the largest recorded, whatever the arrival order.
   std::map<std::pair<ObjectId, ObjectId>, double> volumes;

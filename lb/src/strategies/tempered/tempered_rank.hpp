@@ -71,7 +71,7 @@ class TemperedRank {
   double load() const;  // of the current proposal, seconds
   double largest_object() const;  // the largest object load held, seconds (0 with none)
   // What the balancer evens out: load, or work when the model is on (seconds).
-  double value() const { return shared_->modeled ? modeled().work() : load(); }
+  double value() const { return shared_->modeled ? modeled_value() : load(); }
   // A leaving rank (StrategyInput::leaving) is never underloaded, so nothing is sent to it.
   bool underloaded() const { return !input_->leaving && value() < shared_->average; }
   // Whether this rank's input needs the work model (load_only_here false, or a memory limit).
@@ -235,6 +235,15 @@ class TemperedRank {
   std::vector<Held> start_;
   std::vector<Held> held_;
   std::vector<Held> best_;
+  // modeled().work() of the objects held when it was last computed, and their key: a sum of
+  // 64-bit hashes of the ids, the same for the same set in any order (work depends on the set
+  // alone once edges are attached). value() is read several times per iteration, and building
+  // a RankWork is most of its cost.
+  double modeled_value() const;
+  std::uint64_t held_key() const;
+  mutable std::uint64_t value_key_ = 0;
+  mutable double value_ = 0.0;
+  mutable bool value_known_ = false;
   EdgeDirectory directory_;
   Knowledge known_;
   InformState inform_;

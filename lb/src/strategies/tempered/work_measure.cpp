@@ -14,6 +14,25 @@ bool TemperedRank::needs_model() const {
 
 bool TemperedRank::work_is_proportional() const { return shared_->options->work.load_only_here(*input_); }
 
+std::uint64_t TemperedRank::held_key() const {
+  std::uint64_t key = mix64(held_.size());
+  for (const Held& held : held_) {
+    const ObjectId& id = held.object.id;
+    key += mix64(id.value ^ mix64(static_cast<std::uint64_t>(id.collection) * 2 + (id.is_seq ? 1 : 0)));
+  }
+  return key;
+}
+
+double TemperedRank::modeled_value() const {
+  const std::uint64_t key = held_key();
+  if (!value_known_ || key != value_key_) {
+    value_ = modeled().work();
+    value_key_ = key;
+    value_known_ = true;
+  }
+  return value_;
+}
+
 RankWork TemperedRank::modeled() const {
   RankWork state(shared_->options->work, rank_, alpha_, input_->working_bytes, node());
   for (const Held& held : held_) state.add(held.object, held.edges, held.origin);
