@@ -89,6 +89,7 @@ class VirtualBackend final : public Backend {
   std::int64_t stamp(Rank source) { return std::max(clocks_[static_cast<std::size_t>(source)], base_) + 1; }
   void group_by_destination();  // moves queue_ into wave_in_, grouped by destination
   void wave();  // a collective or the end of a quiescence: every clock to latest_ + wave_
+  void prefetch_payloads(std::size_t i) const;  // while wave_in_[i] is delivered
   template <class F>
   void charge(Rank r, F&& work);
 
