@@ -4,7 +4,8 @@
 // max_memory_usage upper bound), every strategy runs with the model off (load only, no limit) and
 // on; both plans are judged in the model: maximum rank work before and after, and ranks over the
 // memory limit after (must be 0 with the model on). Beside them, TemperedLB's distributed transfer
-// against the sequential one (load only, median final I over --seeds), and the cost of one
+// against the sequential one (load only, median final I and messages over --seeds, on these sets,
+// LBAF's nolb-8color-16nodes and three synthetic workloads of --synthetic_ranks), and the cost of one
 // TemperedLB iteration in lbsim at --big_ranks virtual ranks with --big_objects objects (wall
 // seconds per iteration, peak resident bytes of this process: maxrss, which includes the tables
 // above, measured last), first with max_known=--big_max_known, then with the default keys.
@@ -16,6 +17,9 @@
 #include <sys/resource.h>
 
 #include <algorithm>
+#include <cmath>
+#include <tuple>
+#include <utility>
 #include <filesystem>
 #include <iostream>
 #include <string>
@@ -84,8 +88,12 @@ int main(int argc, char** argv) {
   int big_objects = 100000;
   int big_iters = 2;
   int big_max_known = 256;
+  int synthetic_ranks = 4096;
   app.add_option("--report", report, "text or json (one JSON line last)")->check(CLI::IsMember({"text", "json"}));
   app.add_option("--seeds", seeds, "seeds of the distributed vs sequential medians")->capture_default_str();
+  app.add_option("--synthetic_ranks", synthetic_ranks,
+                 "virtual ranks of the synthetic sets of the distributed vs sequential table (0: skip them)")
+      ->capture_default_str()->check(CLI::Range(0, 1 << 20));
   app.add_option("--big_ranks", big_ranks, "virtual ranks of the cost run (0: skip it)")->capture_default_str();
   app.add_option("--big_objects", big_objects, "objects of the cost run")->capture_default_str();
   app.add_option("--big_iters", big_iters, "TemperedLB iterations of the cost run")->capture_default_str();
@@ -130,27 +138,57 @@ int main(int argc, char** argv) {
   }
 
   // Distributed (live) against sequential (LBAF's) transfer, load only, default keys otherwise:
-  // asynchronous gossip (the default), deterministic (live and simulated plans equal), sequential.
-  out["distributed_vs_sequential"] = nlohmann::ordered_json::array();
-  fmt::print("\nTemperedLB final I (load), median of {} seeds: distributed (default keys), distributed "
-             "deterministic=true, sequential\n", seeds);
+  // asynchronous gossip (the default), deterministic (live and simulated plans equal), sequential
+  // as LBAF runs it (synchronous rounds, one trial, every iteration). On the LBAF sets and three synthetic workloads of
+  // --synthetic_ranks ranks (tessera-bench-lb-scale's shapes): final I and messages, medians.
+  std::vector<std::pair<std::string, std::vector<lb::StrategyInput>>> cases;
   for (const DataSet& set : sets) {
     const lb::LbData data = lb::read_lb_data(lbaf_dir + "/data/" + set.stem);
-    const auto inputs = lbsim::phase_inputs(data, data.phase_ids().front());
-    std::vector<double> asynchronous, distributed, sequential;
+    cases.emplace_back(set.name, lbsim::phase_inputs(data, data.phase_ids().front()));
+  }
+  {
+    const lb::LbData data = lb::read_lb_data(lbaf_dir + "/data/nolb-8color-16nodes-11firstphases/data");
+    cases.emplace_back("nolb-8color-16nodes", lbsim::phase_inputs(data, data.phase_ids().front()));
+  }
+  if (synthetic_ranks > 0) {
+    const int p = synthetic_ranks;
+    const int objects = p * 61 / 8;  // 7.6 per rank, as 10^6 on 131,072
+    for (const auto& [name, shape] : {std::pair{std::string("lognormal"), fmt::format("mapped={} load=lognormal:1:1", p)},
+                                      std::pair{std::string("seed003"), fmt::format("mapped={} load=uniform:1e-5:1e-1", std::max(1, p / 256))},
+                                      std::pair{std::string("hotspot"), fmt::format("mapped={} load=lognormal:1:1 hot={}:8", p, std::max(1, p / 64))}}) {
+      const auto spec = lbsim::parse_synthetic(fmt::format("objects={} ranks={} {} seed=1", objects, p, shape));
+      cases.emplace_back(fmt::format("{}, {} ranks", name, p), lbsim::phase_inputs(lbsim::make_synthetic(spec), 0));
+    }
+  }
+  out["distributed_vs_sequential"] = nlohmann::ordered_json::array();
+  fmt::print("\nTemperedLB, load only, medians of {} seeds: final I and messages of the distributed transfer (default "
+             "keys; deterministic=true), and of the sequential transfer as LBAF runs it (deterministic=true trials=1 patience=0)\n", seeds);
+  fmt::print("  {:<28} {:>9} {:>9} {:>9} {:>9} {:>9} {:>8} {:>8}\n", "set", "dist. I", "det. I", "seq. I", "dist. msgs",
+             "seq. msgs", "I ratio", "msgs ratio");
+  for (const auto& [name, inputs] : cases) {
+    std::vector<double> asynchronous, distributed, sequential, asynchronous_messages, sequential_messages;
     for (int seed = 1; seed <= seeds; ++seed) {
-      for (auto [args, into] : {std::pair{std::string(""), &asynchronous},
-                                std::pair{std::string("deterministic=true"), &distributed},
-                                std::pair{std::string("deterministic=true transfer=sequential trials=1"), &sequential}}) {
+      for (auto [args, into, messages] :
+           {std::tuple{std::string(""), &asynchronous, &asynchronous_messages},
+            std::tuple{std::string("deterministic=true"), &distributed, static_cast<std::vector<double>*>(nullptr)},
+            std::tuple{std::string("deterministic=true transfer=sequential trials=1 patience=0"), &sequential,
+                       &sequential_messages}}) {
         auto strategy = lb::Registry::builtin().create("TemperedLB", args + " seed=" + std::to_string(seed));
-        into->push_back(lbsim::simulate(strategy.get(), inputs, lb::WorkModel{}).after.imbalance());
+        const auto result = lbsim::simulate(strategy.get(), inputs, lb::WorkModel{});
+        into->push_back(result.after.imbalance());
+        if (messages != nullptr) messages->push_back(static_cast<double>(result.traffic.messages));
       }
     }
-    fmt::print("  {:<32} {:>8.4g} {:>8.4g} {:>8.4g}\n", set.name, median(asynchronous), median(distributed),
-               median(sequential));
+    const double i_ratio = median(sequential) > 0.0 ? median(asynchronous) / median(sequential) : (median(asynchronous) > 0.0 ? HUGE_VAL : 1.0);
+    const double m_ratio = median(asynchronous_messages) / std::max(1.0, median(sequential_messages));
+    fmt::print("  {:<28} {:>9.4g} {:>9.4g} {:>9.4g} {:>9.0f} {:>9.0f} {:>8.2f} {:>8.2f}\n", name, median(asynchronous),
+               median(distributed), median(sequential), median(asynchronous_messages), median(sequential_messages), i_ratio,
+               m_ratio);
     out["distributed_vs_sequential"].push_back(
-        {{"set", set.name}, {"distributed_default_I", median(asynchronous)},
-         {"distributed_I", median(distributed)}, {"sequential_I", median(sequential)}});
+        {{"set", name}, {"distributed_default_I", median(asynchronous)}, {"distributed_I", median(distributed)},
+         {"sequential_I", median(sequential)}, {"distributed_default_messages", median(asynchronous_messages)},
+         {"sequential_messages", median(sequential_messages)}, {"I_over_sequential", i_ratio},
+         {"messages_over_sequential", m_ratio}});
   }
 
   if (big_ranks > 0) {
