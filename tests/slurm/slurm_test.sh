@@ -36,11 +36,28 @@ work=$dir/work
 mkdir -p "$work"
 small_run=(--mode=amt --L 120 --n 5000 --steps 20 --print_every 0)
 fail() { echo "FAIL: $*"; exit 1; }
+# Open MPI 4.1's direct launch under Slurm's PMIx has died at start in CI, in slurm_down and then
+# slurm_scancel, never in runs by hand: a task's SIGSEGV beside "A system call failed during shared
+# memory initialization" (open(2): no such file). I did not find the cause. A launch that failed
+# so is tried once more with its output kept in the log; any other failure fails at once.
+launch_flake() { grep -q "A system call failed during shared memory initialization" "$1" 2> /dev/null; }
+# retrying OUT COMMAND...: runs COMMAND > OUT 2>&1, a second time after a launch_flake.
+retrying() {
+  local out=$1; shift
+  local status=0
+  "$@" > "$out" 2>&1 || status=$?
+  if ((status != 0)) && launch_flake "$out"; then
+    echo "the first launch hit Open MPI's shared-memory start failure; launching again. Its output:"; cat "$out"
+    status=0
+    "$@" > "$out" 2>&1 || status=$?
+  fi
+  return "$status"
+}
 
 case $scenario in
   srun)
-    on srun -N 2 -n 4 "$pic" "${small_run[@]}" --tessera_lb_name=TemperedLB --tessera_lb_data --tessera_lb_data_dir="$work/lb" \
-      --tessera_log_level=info > "$work/out.txt" 2>&1 || { cat "$work/out.txt"; fail "srun -N 2 -n 4"; }
+    retrying "$work/out.txt" on srun -N 2 -n 4 "$pic" "${small_run[@]}" --tessera_lb_name=TemperedLB --tessera_lb_data \
+      --tessera_lb_data_dir="$work/lb" --tessera_log_level=info || { cat "$work/out.txt"; fail "srun -N 2 -n 4"; }
     grep -q "validation *passed" "$work/out.txt" || { cat "$work/out.txt"; fail "no validation"; }
     grep -q "ranks *4 on 2 host(s)" "$work/out.txt" || { cat "$work/out.txt"; fail "not 4 ranks on 2 hosts"; }
     nodes=$(python3 -c "import json,sys; print(sorted({json.load(open(f'$work/lb/data.{r}.json'))['metadata']['shared_node']['num_nodes'] for r in range(4)}))")
@@ -49,7 +66,7 @@ case $scenario in
       grep -q "idle policy on $host: 2 rank(s), 2 usable CPU(s).*a CPU per rank" "$work/out.txt" \
         || { grep "idle policy" "$work/out.txt"; fail "idle policy on $host"; }
     done
-    on srun -N 1 -n 2 --cpu-bind=map_cpu:0,0 "$pic" "${small_run[@]}" --tessera_log_level=info > "$work/bound.txt" 2>&1 \
+    retrying "$work/bound.txt" on srun -N 1 -n 2 --cpu-bind=map_cpu:0,0 "$pic" "${small_run[@]}" --tessera_log_level=info \
       || { cat "$work/bound.txt"; fail "srun with both tasks on CPU 0"; }
     grep -q "idle policy on $h1: 2 rank(s), 1 usable CPU(s).*ranks share CPUs" "$work/bound.txt" \
       || { grep "idle policy" "$work/bound.txt"; fail "two tasks on one CPU not seen as sharing"; }
@@ -73,11 +90,24 @@ EOF
 #SBATCH -o $work/restart.out
 srun "$pic" ${run[*]} --tessera_lb_name=GreedyLB --restart "$work/ck" --dump_particles "$work/restarted.bin"
 EOF
-    on sbatch --wait "$work/write.sh" > "$work/sbatch1.txt" 2>&1 || { cat "$work/sbatch1.txt" "$work/write.out"; fail "the writing job"; }
+    # The job's own output is where a launch failure shows: the retry reads write.out.
+    sbatch_retrying() {
+      local script=$1 out=$2 log=$3 status=0
+      on sbatch --wait "$script" > "$log" 2>&1 || status=$?
+      if ((status != 0)) && launch_flake "$out"; then
+        echo "the first job hit Open MPI's shared-memory start failure; submitting again. Its output:"; cat "$out"
+        rm -f "$out"; status=0
+        on sbatch --wait "$script" > "$log" 2>&1 || status=$?
+      fi
+      return "$status"
+    }
+    sbatch_retrying "$work/write.sh" "$work/write.out" "$work/sbatch1.txt" \
+      || { cat "$work/sbatch1.txt" "$work/write.out"; fail "the writing job"; }
     grep -q "validation *passed" "$work/write.out" || { cat "$work/write.out"; fail "the writing job did not validate"; }
     # Restart from the checkpoint after step 20, as if the job had died after it.
     rm -rf "$work/ck/phase.000000000030" "$work/ck/phase.000000000040"
-    on sbatch --wait "$work/restart.sh" > "$work/sbatch2.txt" 2>&1 || { cat "$work/sbatch2.txt" "$work/restart.out"; fail "the restarting job"; }
+    sbatch_retrying "$work/restart.sh" "$work/restart.out" "$work/sbatch2.txt" \
+      || { cat "$work/sbatch2.txt" "$work/restart.out"; fail "the restarting job"; }
     grep -q "restarted from .*phase.000000000020 after step 20" "$work/restart.out" || { cat "$work/restart.out"; fail "not restarted after step 20"; }
     cmp -s "$work/uninterrupted.bin" "$work/restarted.bin" || fail "the restarted job's final particles differ"
     echo "sbatch: 2 nodes x 2 tasks with checkpoints, then 1 node x 2 tasks from step 20: final particles byte-identical"
@@ -99,9 +129,21 @@ EOF
 #SBATCH -o $work/long.out
 srun "$pic" --mode=amt --L 480 --n 200000 --steps 100000 --print_every 10 --tessera_lb_name=TemperedLB
 EOF
-    job=$(on sbatch --parsable "$work/long.sh")
-    for ((i = 0; i < 600; ++i)); do grep -Eq "^ +[1-9][0-9]* +[0-9.]+ " "$work/long.out" 2> /dev/null && break; sleep 0.1; done
-    grep -Eq "^ +[1-9][0-9]* +[0-9.]+ " "$work/long.out" || { cat "$work/long.out"; fail "the job did not start stepping within 60 s"; }
+    stepping() { grep -Eq "^ +[1-9][0-9]* +[0-9.]+ " "$work/long.out" 2> /dev/null; }
+    for attempt in 1 2; do
+      job=$(on sbatch --parsable "$work/long.sh")
+      for ((i = 0; i < 600; ++i)); do
+        stepping && break
+        launch_flake "$work/long.out" && [[ -z $(on squeue -h -j "$job" 2> /dev/null) ]] && break
+        sleep 0.1
+      done
+      stepping && break
+      launch_flake "$work/long.out" && ((attempt == 1)) || { cat "$work/long.out"; fail "the job did not start stepping within 60 s"; }
+      echo "job $job hit Open MPI's shared-memory start failure; submitting again. Its output:"; cat "$work/long.out"
+      on scancel "$job" 2> /dev/null || true
+      for ((i = 0; i < 300; ++i)); do [[ -z $(on squeue -h -j "$job" 2> /dev/null) ]] && break; sleep 0.1; done
+      rm -f "$work/long.out"
+    done
     # What the running job holds on its hosts, which must all go (so the check below can fail).
     held=$(ls -A "$dir/shm/$h1" "$dir/shm/$h2" "$dir/tmp/$h1" "$dir/tmp/$h2" | grep -vc ':$' || true)
     echo "while running: $(ls -A "$dir/shm/$h1" | tr '\n' ' ')in $h1's /dev/shm; $(ls -A "$dir/tmp/$h1" | tr '\n' ' ')in its TmpFS"
@@ -128,10 +170,8 @@ EOF
     ;;
 
   down)
-    # The job must be stepping when its node goes DOWN. In one CI run a task of the direct launch
-    # (srun, PMIx) died of SIGSEGV at start, beside Open MPI's message that its shared-memory
-    # setup failed (open(2): no such file); it did not recur in 10 runs by hand. A second launch
-    # is not a second node failure, so it is tried once more, and the first one's output is kept.
+    # The job must be stepping when its node goes DOWN. A launch that dies before stepping (see
+    # launch_flake) is not a node failure, so it is tried once more, and the first one's output kept.
     stepping() { grep -Eq "^ +[1-9][0-9]* +[0-9.]+ " "$work/out.txt" 2> /dev/null; }
     for attempt in 1 2; do
       on srun -N 2 -n 4 "$pic" --mode=amt --L 480 --n 200000 --steps 100000 --print_every 10 > "$work/out.txt" 2>&1 &

@@ -36,7 +36,7 @@ constexpr std::array<int, 10> paper_original_rejected = {154931, 1654, 1130, 268
 
 // transfer=sequential: ranks take turns against current loads, as LBAF produced the tables.
 const std::string gossip =
-    "knowledge=user rounds=10 fanout=6 threshold=1 iters=10 trials=1 deterministic=true transfer=sequential";
+    "knowledge=user rounds=10 fanout=6 threshold=1 iters=10 trials=1 patience=0 deterministic=true transfer=sequential";
 const std::string paper_args = gossip + " criterion=relaxed cmf=normbymax ordering=arbitrary";
 const std::string original_args = gossip + " criterion=grapevine cmf=original ordering=arbitrary";
 
@@ -93,7 +93,7 @@ int main(int argc, char** argv) {
   std::int64_t objects = 10000;
   int ranks = 4096, mapped = 16;
   bool original = false;
-  std::string best_args = "threshold=1.25 iters=20 trials=1 ordering=lightweight";
+  std::string best_args = "threshold=1.25 iters=20 trials=1 patience=0 ordering=lightweight";
   cli.add_option("--report", report, "table or json (one JSON line last)")->check(CLI::IsMember({"table", "json"}));
   cli.add_option("--seeds", seeds, "workload and strategy seeds 1..N")->check(CLI::PositiveNumber);
   cli.add_option("--objects", objects, "objects")->check(CLI::PositiveNumber);

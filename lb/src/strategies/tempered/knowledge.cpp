@@ -112,23 +112,30 @@ void Knowledge::compact() {
   std::size_t kept = 0;
   for (std::size_t i = 0; i < ranks_.size(); ++i) {
     if (priorities_[i] > cut_) continue;
-    ranks_[kept] = ranks_[i];
-    loads_[kept] = loads_[i];
-    priorities_[kept] = priorities_[i];
-    if (track_headroom_) headrooms_[kept] = headrooms_[i];
-    if (track_blocks_) {
-      working_[kept] = working_[i];
-      block_slot_[kept] = block_slot_[i];
-    }
-    ++kept;
+    move_entry(i, kept++);
   }
-  ranks_.resize(kept);
-  loads_.resize(kept);
-  priorities_.resize(kept);
-  if (track_headroom_) headrooms_.resize(kept);
+  resize_lists(kept);
+}
+
+void Knowledge::resize_lists(std::size_t size) {
+  ranks_.resize(size);
+  loads_.resize(size);
+  priorities_.resize(size);
+  if (track_headroom_) headrooms_.resize(size);
   if (track_blocks_) {
-    working_.resize(kept);
-    block_slot_.resize(kept);
+    working_.resize(size);
+    block_slot_.resize(size);
+  }
+}
+
+void Knowledge::move_entry(std::size_t from, std::size_t to) {
+  ranks_[to] = ranks_[from];
+  loads_[to] = loads_[from];
+  priorities_[to] = priorities_[from];
+  if (track_headroom_) headrooms_[to] = headrooms_[from];
+  if (track_blocks_) {
+    working_[to] = working_[from];
+    block_slot_[to] = block_slot_[from];
   }
 }
 
@@ -174,27 +181,7 @@ bool Knowledge::merge_in_order(const GossipView& message) {
   const std::size_t fresh = merged_entries_.size();
   if (fresh == 0) return true;
   const std::size_t before = ranks_.size();
-  const auto grow = [&](std::size_t size) {
-    ranks_.resize(size);
-    loads_.resize(size);
-    priorities_.resize(size);
-    if (track_headroom_) headrooms_.resize(size);
-    if (track_blocks_) {
-      working_.resize(size);
-      block_slot_.resize(size);
-    }
-  };
-  grow(before + fresh);
-  const auto move_entry = [&](std::size_t from, std::size_t to) {
-    ranks_[to] = ranks_[from];
-    loads_[to] = loads_[from];
-    priorities_[to] = priorities_[from];
-    if (track_headroom_) headrooms_[to] = headrooms_[from];
-    if (track_blocks_) {
-      working_[to] = working_[from];
-      block_slot_[to] = block_slot_[from];
-    }
-  };
+  resize_lists(before + fresh);
   // Merged from the back, in place: the lists' tail and the candidates, both in rank order.
   std::size_t i = before, j = fresh, out = before + fresh;
   std::size_t duplicates = 0;
@@ -225,7 +212,7 @@ bool Knowledge::merge_in_order(const GossipView& message) {
     // out - i empty slots are left between the untouched head [0, i) and the merged part.
     const std::size_t gap = out - i;
     for (std::size_t from = out, to = i; from < before + fresh; ++from, ++to) move_entry(from, to);
-    grow(before + fresh - gap);
+    resize_lists(before + fresh - gap);
   }
   seen_ += fresh - duplicates;
   if (!keep_all_ && ranks_.size() >= 2 * cap_) compact();

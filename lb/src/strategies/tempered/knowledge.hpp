@@ -140,6 +140,8 @@ class Knowledge {
   void add_in_order(Rank r, double load, double headroom, const PeerBlocks* blocks);  // under a cap
   bool merge_in_order(const GossipView& message);  // under a cap; false if the message is not sorted
   void compact();  // keeps the bottom cap_ by priority, in rank order
+  void resize_lists(std::size_t size);            // every tracked list to `size` entries
+  void move_entry(std::size_t from, std::size_t to);  // entry `from` of every tracked list to `to`
   void push_blocks(const PeerBlocks* blocks);  // appends an entry's working_ and block_slot_
   std::uint32_t keep_blocks(const PeerBlocks& blocks);  // its block_slot_
 };
