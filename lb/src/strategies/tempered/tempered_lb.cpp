@@ -47,24 +47,18 @@ double max_value(Team& team) {
 
 double imbalance_of(double max, double average) { return average > 0.0 ? max / average - 1.0 : 0.0; }
 
-// The sum over ranks of f(rank) >= 0 as integers (whole seconds, and the rest in units of 2^-40 s),
-// so it is the same whatever order a backend (or MPI) adds the ranks in: plans must not depend on
-// delivery order.
-template <class F>
-double exact_sum(Team& team, F f) {
+// Work model on: average work of the current placement (work depends on where objects are).
+// The sum is of integers (whole seconds, and the rest in units of 2^-40 s), so it is the same
+// whatever order a backend (or MPI) adds the ranks in: plans must not depend on delivery order.
+void update_average(Team& team, Shared& shared) {
+  if (!shared.modeled) return;
   constexpr double unit = 1099511627776.0;  // 2^40
   const auto total = team.allreduce(comm::ReduceOp::sum, [&](TemperedRank& self) {
-    const double v = f(self);
+    const double v = self.value();
     const double whole = std::floor(v);
     return std::vector<std::int64_t>{static_cast<std::int64_t>(whole), std::llround((v - whole) * unit)};
   });
-  return static_cast<double>(total[0]) + static_cast<double>(total[1]) / unit;
-}
-
-// Work model on: average work of the current placement (work depends on where objects are).
-void update_average(Team& team, Shared& shared) {
-  if (!shared.modeled) return;
-  shared.average = exact_sum(team, [](TemperedRank& self) { return self.value(); }) / static_cast<double>(shared.staying);
+  shared.average = (static_cast<double>(total[0]) + static_cast<double>(total[1]) / unit) / static_cast<double>(shared.staying);
 }
 
 // Work model with beta or gamma != 0: every recorded edge reaches the holders of its ends (and,
