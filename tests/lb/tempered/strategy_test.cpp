@@ -67,8 +67,10 @@ TEST(TemperedLB, ReceiverAdmitsWhatTheCriterionAllowsAndReturnsTheRest) {
   // Ranks 0 and 1 hold {3, 1} each, rank 2 nothing (average 8/3). Iteration 1: both send their 3 to
   // rank 2; it admits rank 0's and returns rank 1's (3 < 4 - 3 fails). Iteration 2: rank 1 keeps
   // its 3 (3 < 4 - 1 fails) and sends its 1 to rank 0; rank 2's 3 finds no room. Loads 2, 3, 3.
+  // keep_heaviest=false: by default each keeps its 3, heavier than the average (KeepsAHeavyObject...).
   const auto ranks = make_ranks({{3, 1}, {3, 1}, {}});
-  auto lb = create("TemperedLB", "ordering=element_id iters=2 trials=1 knowledge=complete deterministic=true");
+  auto lb = create("TemperedLB",
+                   "ordering=element_id iters=2 trials=1 knowledge=complete deterministic=true keep_heaviest=false");
   EXPECT_EQ(run(lb, ranks).migrations, (std::vector<Migration>{move(1, 0, 2), move(4, 1, 0)}));
   const auto& report = lb.report();
   ASSERT_EQ(report.iterations.size(), 2u);
@@ -79,7 +81,8 @@ TEST(TemperedLB, ReceiverAdmitsWhatTheCriterionAllowsAndReturnsTheRest) {
   EXPECT_EQ(report.iterations[1].rejected, 2);
   EXPECT_DOUBLE_EQ(report.iterations[1].imbalance, 0.125);
   // Taking every proposal, rank 2 gets 6 (I 1.25), and the best placement never beats the start.
-  auto all = create("TemperedLB", "ordering=element_id iters=2 trials=1 knowledge=complete deterministic=true admit=all");
+  auto all = create("TemperedLB",
+                    "ordering=element_id iters=2 trials=1 knowledge=complete deterministic=true admit=all keep_heaviest=false");
   EXPECT_TRUE(run(all, ranks).migrations.empty());
   EXPECT_DOUBLE_EQ(all.report().iterations[0].imbalance, 1.25);
 }
@@ -171,12 +174,27 @@ TEST(TemperedLB, PatienceCountsFewerRanksAtTheMaximumAsProgress) {
   // 4 (I 0.5 as at the start) but on one rank instead of two, so iteration 2 runs and reaches 0.125.
   // Trial 1 was still improving when its iterations ran out, so no second trial starts.
   const auto ranks = make_ranks({{3, 1}, {3, 1}, {}});
-  auto lb = create("TemperedLB", "ordering=element_id iters=2 trials=2 knowledge=complete deterministic=true");
+  auto lb = create("TemperedLB",
+                   "ordering=element_id iters=2 trials=2 knowledge=complete deterministic=true keep_heaviest=false");
   EXPECT_EQ(run(lb, ranks).migrations, (std::vector<Migration>{move(1, 0, 2), move(4, 1, 0)}));
   ASSERT_EQ(lb.report().iterations.size(), 2u);
   EXPECT_DOUBLE_EQ(lb.report().iterations[0].imbalance, 0.5);
   EXPECT_DOUBLE_EQ(lb.report().iterations[1].imbalance, 0.125);
   EXPECT_EQ(lb.report().iterations[1].trial, 1);
+}
+
+TEST(TemperedLB, KeepsAHeavyObjectAndSendsTheRest) {
+  // The same input with the default keep_heaviest: each 3 is above the average 8/3, so both
+  // senders keep it and send their 1 to rank 2. Loads 3, 3, 2 are the lower bound (the largest
+  // object, I = 0.125) after one iteration, where sending the 3s took two to reach that I.
+  const auto ranks = make_ranks({{3, 1}, {3, 1}, {}});
+  auto lb = create("TemperedLB", "ordering=element_id iters=2 trials=2 knowledge=complete deterministic=true");
+  EXPECT_EQ(run(lb, ranks).migrations, (std::vector<Migration>{move(2, 0, 2), move(4, 1, 2)}));
+  ASSERT_EQ(lb.report().iterations.size(), 1u);
+  EXPECT_EQ(lb.report().iterations[0].transfers, 2);
+  EXPECT_EQ(lb.report().iterations[0].rejected, 0);
+  EXPECT_DOUBLE_EQ(lb.report().iterations[0].imbalance, 0.125);
+  EXPECT_TRUE(lb.report().stopped_at_bound);
 }
 
 TEST(TemperedLB, RunsNoIterationOnAPlacementAtTheLowerBound) {

@@ -55,6 +55,19 @@ TEST(TemperedOrdering, LightweightIsAlgorithm6) {
             (std::vector<std::size_t>{1, 3, 4, 2, 0}));
 }
 
+TEST(TemperedOrdering, KeepHeaviestDropsTheHeaviestOnlyAboveTheAverage) {
+  auto order = order_objects(Ordering::load_intensive, objects(five), 2.5, 8.0);
+  keep_heaviest(order, objects(five), 2.5);
+  EXPECT_EQ(order, (std::vector<std::size_t>{3, 4, 2, 0}));  // 3 > 2.5 stays home
+  order = order_objects(Ordering::load_intensive, objects(five), 3.0, 8.0);
+  keep_heaviest(order, objects(five), 3.0);
+  EXPECT_EQ(order, (std::vector<std::size_t>{1, 3, 4, 2, 0}));  // 3 is not above 3
+  // Equal heaviest objects: the first in storage order stays, wherever the ordering put it.
+  std::vector<std::size_t> tied = {1, 0};
+  keep_heaviest(tied, objects({2, 2}), 1.0);
+  EXPECT_EQ(tied, (std::vector<std::size_t>{1}));
+}
+
 TEST(TemperedCmf, OriginalNormalisesByTheAverage) {
   Cmf cmf;
   const std::vector<Peer> peers = {{3, 0.0}, {5, 0.5}, {9, 1.0}};

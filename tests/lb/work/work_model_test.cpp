@@ -124,7 +124,8 @@ TEST(TemperedWork, LoadOnlySplitsTheTalkingPairTheWorkModelKeepsIt) {
   EXPECT_DOUBLE_EQ(report.initial_imbalance, 7.0 / 4.0 - 1.0);
   ASSERT_EQ(report.iterations.size(), 1u);
   EXPECT_EQ(report.iterations[0].transfers, 1);
-  EXPECT_EQ(report.iterations[0].rejected, 3);  // A, B on rank 0; rank 2's 4.5
+  // A and B on rank 0; rank 2 keeps its 4.5, heavier than the average (keep_heaviest), untried.
+  EXPECT_EQ(report.iterations[0].rejected, 2);
   EXPECT_EQ(report.iterations[0].rejected_memory, 0);
   EXPECT_DOUBLE_EQ(report.best_imbalance, 6.0 / 4.0 - 1.0);  // works 6, 1.5, 4.5, 4
 
@@ -139,19 +140,20 @@ TEST(TemperedWork, LoadOnlySplitsTheTalkingPairTheWorkModelKeepsIt) {
 
 TEST(TemperedWork, MemoryLimitForbidsTheOnlyImprovingMove) {
   // Rank 0 holds X = 3 and Y = 1 (1000 footprint bytes each), rank 1 nothing but a 500-byte limit
-  // in its metadata. Load only, X would move (3 < 4 - 0); under the limit nothing fits.
+  // in its metadata. Load only, Y would move (1 < 4 - 0; X, above the average 2, stays: the
+  // keep_heaviest key); under the limit nothing fits.
   auto ranks = make_ranks({{3, 1}, {}});
   for (auto& o : ranks[0].objects) o.memory.footprint_bytes = 1000;
   ranks[1].memory_limit = 500;
   auto lb = create("ordering=element_id iters=1 trials=1 knowledge=complete deterministic=true");
   EXPECT_TRUE(run(lb, ranks).migrations.empty());
   ASSERT_EQ(lb.report().iterations.size(), 1u);
-  EXPECT_EQ(lb.report().iterations[0].rejected_memory, 2);
+  EXPECT_EQ(lb.report().iterations[0].rejected_memory, 1);
   EXPECT_EQ(lb.report().iterations[0].transfers, 0);
   // The same limit as a key applies to every rank (rank 0 holds 2000 bytes: it only sheds).
   ranks[1].memory_limit.reset();
   auto keyed = create("ordering=element_id iters=1 trials=1 knowledge=complete deterministic=true memory_limit=1500");
-  EXPECT_EQ(run(keyed, ranks).migrations, (std::vector<Migration>{move(1, 0, 1)}));
+  EXPECT_EQ(run(keyed, ranks).migrations, (std::vector<Migration>{move(2, 0, 1)}));
 }
 
 TEST(TemperedWork, ReceiverRefusesWhatTwoSendersTogetherWouldOverfill) {

@@ -155,6 +155,9 @@ struct TemperedOptions {
   enum class Admit { receiver, all };
   Admit admit = Admit::receiver;
   int swaps = 0;   // units a rank that moved nothing may offer in a swap (0: no swaps)
+  // transfer=distributed: a sender keeps its heaviest object when that object alone is above the
+  // average (see keep_heaviest in order_objects' header); not in seed 003.
+  bool keep_heaviest = true;
   WorkModel work;  // keys alpha, beta, gamma, delta, memory_limit (work_model.hpp)
 
   // GrapevineLB's choices (seed 003, section IV-B) with the given gossip settings.

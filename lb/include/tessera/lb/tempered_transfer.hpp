@@ -39,6 +39,12 @@ std::vector<std::size_t> order_objects(TemperedOptions::Ordering ordering,
                                        std::span<const LbObject> objects, double average,
                                        double load);
 
+// keep_heaviest: `order` without the heaviest object of `objects` it lists (the first in storage
+// order among equals) when that object's load exceeds `average`. Any placement leaves some rank
+// with at least that load; the sender reaches it by sending the rest, while a receiver that
+// already carries load would end above it. Unchanged when no object exceeds the average.
+void keep_heaviest(std::vector<std::size_t>& order, std::span<const LbObject> objects, double average);
+
 // An underloaded rank this rank heard of, with the load it believes that rank has.
 struct Peer {
   Rank rank = no_rank;

@@ -62,7 +62,8 @@ Decisions transfer_over(Sender& sender, std::vector<Peer>& peers, double average
   Decisions out;
   const double limit = options.threshold * average;
   if (!(sender.value() > limit) || peers.empty()) return out;
-  const auto order = order_objects(options.ordering, sender.marginals(), average, sender.value());
+  auto order = order_objects(options.ordering, sender.marginals(), average, sender.value());
+  if (options.keep_heaviest) keep_heaviest(order, sender.marginals(), average);
   Cmf cmf;
   cmf.build(peers, average, options.cmf);
   for (std::size_t n = 0; n < order.size() && sender.value() > limit; ++n) {

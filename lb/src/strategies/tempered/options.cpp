@@ -91,6 +91,7 @@ Options Options::grapevine(int fanout, int rounds, Knowledge knowledge, double t
   o.deterministic = deterministic;
   o.admit = Admit::all;
   o.swaps = 0;
+  o.keep_heaviest = false;
   o.iters = 1;
   o.trials = 1;
   o.criterion = Criterion::grapevine;
@@ -168,6 +169,10 @@ std::vector<KeySpec> TemperedLB::keys() {
                              "too heavy to its least loaded peer, which takes one and gives back lighter ones when "
                              "that lowers the larger of their loads by 5 % of the load moved (0: off, as in seed 003; try 4)",
                              0, 64));
+  keys.push_back(boolean_key("keep_heaviest", "true",
+                             "transfer=distributed: a rank whose heaviest object is above the average keeps it and "
+                             "sends the rest (some rank must carry that load, and a receiver that has any ends above "
+                             "it); false: it is tried like the others, as in seed 003"));
   for (auto& key : WorkModel::keys()) keys.push_back(std::move(key));
   return keys;
 }
@@ -190,6 +195,7 @@ TemperedLB TemperedLB::from_args(const Args& args) {
   o.ordering = ordering_of(args.text("ordering"));
   o.admit = args.text("admit") == "all" ? Options::Admit::all : Options::Admit::receiver;
   o.swaps = static_cast<int>(args.integer("swaps"));
+  o.keep_heaviest = args.boolean("keep_heaviest");
   o.work = WorkModel::from_args(args);
   return TemperedLB(o);
 }

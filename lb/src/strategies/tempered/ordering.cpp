@@ -87,4 +87,16 @@ std::vector<std::size_t> order_objects(Ordering ordering, std::span<const LbObje
   return order;
 }
 
+void keep_heaviest(std::vector<std::size_t>& order, std::span<const LbObject> objects, double average) {
+  if (order.empty()) return;
+  auto heaviest = order.begin();
+  for (auto it = order.begin(); it != order.end(); ++it) {
+    if (objects[*it].load > objects[*heaviest].load ||
+        (objects[*it].load == objects[*heaviest].load && *it < *heaviest)) {
+      heaviest = it;
+    }
+  }
+  if (objects[*heaviest].load > average) order.erase(heaviest);
+}
+
 }  // namespace tessera::lb::tempered
