@@ -112,6 +112,8 @@ json run_case(const std::string& load, lb::Rank ranks, std::int64_t objects, con
               {"max_messages_handled", t.max_messages_handled},
               {"max_bytes_handled", t.max_bytes_handled},
               {"busiest_rank", t.busiest_rank},
+              {"root_messages_received", t.root_messages_received},
+              {"root_bytes_received", t.root_bytes_received},
               {"rounds", t.rounds},
               {"strategy_s", result.strategy_s},
               {"busiest_rank_s", t.busiest_rank_s},

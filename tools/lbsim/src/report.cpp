@@ -61,9 +61,9 @@ void print_table(std::ostream& out, const Run& run, bool stats) {
   if (r.iterations && r.iterations->stopped_at_bound) out << "stopped at the lower bound: no placement can do better\n";
   const Traffic& t = r.traffic;
   out << fmt::format("traffic: {} messages, {} bytes; per rank at most {} messages and {} bytes sent, {} and {} "
-                     "received; {} rounds on the critical path\n",
+                     "received (rank 0, a tree's root: {} and {}); {} rounds on the critical path\n",
                      t.messages, t.bytes, t.max_messages_sent, t.max_bytes_sent, t.max_messages_received,
-                     t.max_bytes_received, t.rounds);
+                     t.max_bytes_received, t.root_messages_received, t.root_bytes_received, t.rounds);
   out << fmt::format("modelled wall time: {:.4g} s (latency {:.3g} s, bandwidth {:.3g} bytes/s; busiest rank {} "
                      "computes {:.4g} s)\n",
                      modelled_seconds(t, run.network), run.network.latency_s, run.network.bandwidth_Bps,
@@ -97,6 +97,8 @@ std::string json_line(const Run& run) {
   j["max_messages_received"] = t.max_messages_received;
   j["max_bytes_sent"] = t.max_bytes_sent;
   j["max_bytes_received"] = t.max_bytes_received;
+  j["root_messages_received"] = t.root_messages_received;
+  j["root_bytes_received"] = t.root_bytes_received;
   j["busiest_rank"] = t.busiest_rank;
   j["busiest_rank_s"] = t.busiest_rank_s;
   j["rounds"] = t.rounds;

@@ -125,6 +125,10 @@ Traffic traffic_of(const lb::comm::VirtualBackend& backend) {
     t.max_bytes_handled = std::max(t.max_bytes_handled, a.bytes_sent + a.bytes_received);
     busiest = std::max(busiest, a.cpu_seconds);
   }
+  if (backend.size() > 0) {
+    t.root_messages_received = backend.account(0).messages_received;
+    t.root_bytes_received = backend.account(0).bytes_received;
+  }
   t.rounds = backend.critical_path_rounds();
   t.busiest_rank_s = std::max(0.0, busiest);
   return t;

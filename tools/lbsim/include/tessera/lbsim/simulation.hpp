@@ -39,6 +39,10 @@ struct Traffic {
   std::int64_t max_messages_handled = 0;
   std::int64_t max_bytes_handled = 0;
   lb::Rank busiest_rank = 0;           // the rank of max_messages_handled
+  // Rank 0's, the root of GreedyLB's gather and HierLB's tree: what it receives is what it must
+  // hold of the other ranks' data (GreedyLB: every object; HierLB: its children's reports).
+  std::int64_t root_messages_received = 0;
+  std::int64_t root_bytes_received = 0;
   std::int64_t rounds = 0;             // on the critical path (virtual_backend.hpp)
   double busiest_rank_s = 0.0;         // wall seconds in the busiest rank's steps and handlers
 };
