@@ -163,15 +163,24 @@ collections::PhaseRecord Context::phase_end() {
     if (!rescale_log_.empty() && rescaled_at_ >= 0.0) {
       rescale_log_.back().first_phase_s = wall_time() - rescaled_at_;
       rescaled_at_ = -1.0;
+      if (tracer)
+        tracer->async_end("rescale", "first phase after a rescale", static_cast<std::uint64_t>(runtime_->rescales()));
     }
     const double decision_start = wall_time();
+    const std::int64_t decision_start_ns = trace_clock_ns();
     const DueRescale due = due_rescale(record.phase);
     const double decision_s = wall_time() - decision_start;
-    TraceSlice lb(tracer, "lb");
+    const bool rescaling = !due.leaving.empty() || due.joining > 0;
+    // A rescale's stages, as the trace shows them: decision, evacuation (the balancing that empties
+    // the leaving ranks), then inside "rescale" the spawn, quiescence and the cut or merge.
+    if (tracer && rescaling) tracer->complete("decision", decision_start_ns, trace_clock_ns());
+    TraceSlice lb(tracer, due.leaving.empty() ? "lb" : "evacuation");
     lb_manager_->phase_end(record, due.leaving);
     lb.end();
+    TraceSlice rescale(rescaling ? tracer : nullptr, "rescale");
     if (!due.leaving.empty()) shrink(record.phase, due.leaving, decision_s);
     if (due.joining > 0) expand(record.phase, due.joining, due.host, decision_s);
+    rescale.end();
     if (runtime_->left()) return record;
   }
   if (checkpoint_flags_.interval > 0 && (record.phase + 1) % checkpoint_flags_.interval == 0) {

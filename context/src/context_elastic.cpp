@@ -147,9 +147,7 @@ Context::DueRescale Context::due_rescale(std::int64_t phase) {
   const int size = runtime_->size();
   for (const Due& d : due) {
     std::string refused;
-    if (runtime_->tracer() != nullptr) {
-      refused = "a trace (--tessera_trace) cannot follow a change of the rank set yet";
-    } else if (lb_data_) {
+    if (lb_data_) {
       refused = "LB data (--tessera_lb_data) cannot follow a change of the rank set yet";
     } else if (d.request.kind == ElasticRequest::Kind::expand) {
       if (!result.leaving.empty() || result.joining > 0) refused = "one rescale per phase end, and this one already has one";
@@ -185,6 +183,8 @@ Context::DueRescale Context::due_rescale(std::int64_t phase) {
 void Context::publish(const RescaleReport& report) {
   rescale_log_.push_back(report);
   rescaled_at_ = wall_time();
+  if (Tracer* tracer = runtime_->tracer())
+    tracer->async_begin("rescale", "first phase after a rescale", static_cast<std::uint64_t>(runtime_->rescales()));
   if (runtime_->rank() != 0) return;
   fmt::print("{}\n", report.line());
   std::fflush(stdout);
@@ -266,6 +266,7 @@ void Context::expand(std::int64_t phase, int joining, const std::string& host, d
     MPI_Info_set(info, "host", host.c_str());
   }
   const double spawn_start = wall_time();
+  TraceSlice spawn_slice(runtime_->tracer(), "spawn");
   MPI_Comm joiners = MPI_COMM_NULL;
   std::vector<int> codes(static_cast<std::size_t>(joining), MPI_SUCCESS);
   MPI_Comm_set_errhandler(runtime_->comm(), MPI_ERRORS_RETURN);
@@ -282,6 +283,7 @@ void Context::expand(std::int64_t phase, int joining, const std::string& host, d
     return;
   }
   const double spawn_s = wall_time() - spawn_start;
+  spawn_slice.end();
   JoinState handed;
   processes_started_ += joining;
   if (runtime_->rank() == 0) {

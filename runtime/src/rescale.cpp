@@ -77,6 +77,7 @@ struct RuntimeJoinState {
   std::int32_t rescales = 0;
   std::int32_t home_ranks = 0;
   std::uint64_t collectives = 0;  // Collectives::next_sequence
+  std::int32_t running = 0;       // ranks before the expand
 };
 
 }  // namespace
@@ -115,10 +116,10 @@ RankChange RankChange::expand(int size, int joining) {
   return change;
 }
 
-bool Runtime::join_running_job(int argc, char** argv) {
+int Runtime::join_running_job(int argc, char** argv) {
   bool marked = false;
   for (int i = 1; i < argc && argv[i] != nullptr; ++i) marked = marked || argv[i] == kJoinedFlag;
-  if (!marked) return false;
+  if (!marked) return 0;
   MPI_Comm parent = MPI_COMM_NULL;
   MPI_Comm_get_parent(&parent);
   if (parent == MPI_COMM_NULL)
@@ -133,7 +134,7 @@ bool Runtime::join_running_job(int argc, char** argv) {
   collectives().continue_at(mine.collectives);
   MPI_Intercomm_merge(parent, 1, &comm_);
   joined_ = true;
-  return true;
+  return mine.running;
 }
 
 std::span<const std::byte> Runtime::joined_state(const std::string& key) const {
@@ -149,9 +150,9 @@ RescaleTimes Runtime::rescale(const RankChange& change, MPI_Comm joining, JoinSt
   if (left_) fatal("rescale on rank {}, which left the run at an earlier rescale", rank_);
   if (change.old_size != size_ || change.new_rank_of.size() != static_cast<std::size_t>(size_))
     fatal("rescale from {} ranks on a runtime of {}", change.old_size, size_);
-  if (tracer_ != nullptr) fatal("rescale with --tessera_trace: a trace cannot follow a change of the rank set yet");
   drain();
   const auto handover = std::chrono::steady_clock::now();
+  TraceSlice quiescence(tracer_, "quiescence");
   for (RescaleListener* listener : std::vector<RescaleListener*>(rescale_listeners_)) listener->before_cut(change);
   drain();
   const bool expand = change.joining() > 0;
@@ -159,15 +160,23 @@ RescaleTimes Runtime::rescale(const RankChange& change, MPI_Comm joining, JoinSt
     if (joining == MPI_COMM_NULL) fatal("rescale: an expand to {} ranks without the new processes' intercommunicator", change.new_size);
     // The new processes wait in their start-up for this, then for the merge below.
     JoinState state = std::move(handed);
-    RuntimeJoinState mine{rescales_ + 1, home_ranks_, collectives().next_sequence()};
+    RuntimeJoinState mine{rescales_ + 1, home_ranks_, collectives().next_sequence(), size_};
     const auto* raw = reinterpret_cast<const std::byte*>(&mine);
     state["runtime"].assign(raw, raw + sizeof mine);
     for (const RescaleListener* listener : rescale_listeners_) listener->join_state(state);
     hand_over(joining, rank_, state);
   }
   times.handover_s = seconds_since(handover);
+  quiescence.end();
   const auto cut = std::chrono::steady_clock::now();
   const int next_rank = change.new_rank_of[static_cast<std::size_t>(rank_)];
+  TraceSlice cut_slice(tracer_, expand ? "merge" : "cut");
+  if (next_rank < 0) {
+    // A leaving rank's trace ends here, before the split below lets the others go on (and one
+    // day merge the files): its last slice is the cut's start.
+    cut_slice.end();
+    trace_.leave();
+  }
   // Every rank takes its transports down together: a node's rings are released collectively.
   transport_.reset();
   MPI_Comm next = MPI_COMM_NULL;
@@ -193,6 +202,13 @@ RescaleTimes Runtime::rescale(const RankChange& change, MPI_Comm joining, JoinSt
   // The same collectives, in the same order, as a joining process's start-up.
   nodes_ = NodeMap::of(comm_);
   configure_idle();
+  if (expand && tracer_ != nullptr) {
+    // The new processes' start-up makes the same call after configure_idle (runtime.cpp).
+    const auto failure = trace_.join(comm_, rank_, size_, change.old_size, rescales_, TraceFlags{});
+    if (failure.rank >= 0) fatal("rescale: {}", failure.message);
+  } else {
+    trace_.renumber(rank_, size_, rescales_);
+  }
   try {
     transport_ = make_transport(comm_, transport_options_);
   } catch (const Error& e) {

@@ -104,7 +104,8 @@ Runtime::Runtime(int& argc, char**& argv, RuntimeOptions options) {
     owns_mpi_ = true;
   }
   // A process an expand started merges with the running ranks; its `base` is only its own.
-  if (!join_running_job(argc, argv)) MPI_Comm_dup(base, &comm_);
+  const int running = join_running_job(argc, argv);
+  if (!joined_) MPI_Comm_dup(base, &comm_);
   MPI_Comm_dup(base, &origin_);
   MPI_Comm_rank(comm_, &rank_);
   MPI_Comm_size(comm_, &size_);
@@ -136,7 +137,8 @@ Runtime::Runtime(int& argc, char**& argv, RuntimeOptions options) {
   detail::freeze_handler_ids();
   if (!trace_flags.dir.empty()) {
     // Before the transport exists: the clock ping-pong uses Tessera's communicator directly.
-    const detail::TraceSession::Failure failure = trace_.start(comm_, rank_, size_, trace_flags);
+    const detail::TraceSession::Failure failure = joined_ ? trace_.join(comm_, rank_, size_, running, rescales_, trace_flags)
+                                                          : trace_.start(comm_, rank_, size_, trace_flags);
     if (failure.rank >= 0) fail_start_up(failure.message, failure.rank, options.exit_on_flag_error);
     tracer_ = trace_.tracer();
   }

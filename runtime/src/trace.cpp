@@ -62,8 +62,9 @@ std::uint64_t mix(std::uint64_t x) {
 
 }  // namespace
 
-Tracer::Tracer(const TraceFlags& flags, int rank, int size, std::int64_t origin_ns, ClockOffset offset)
-    : rank_(rank), size_(size), origin_ns_(origin_ns), offset_ns_(offset.offset_ns),
+Tracer::Tracer(const TraceFlags& flags, int rank, int size, std::int64_t origin_ns, ClockOffset offset, int process)
+    : rank_(rank), size_(size), process_(process < 0 ? rank : process), process_name_(fmt::format("rank {}", rank)),
+      origin_ns_(origin_ns), offset_ns_(offset.offset_ns),
       max_bytes_(static_cast<std::uint64_t>(flags.max_mb * 1024 * 1024)), sent_(size), received_(size) {
   const double fraction = flags.flow_fraction();
   flow_all_ = fraction >= 1.0;
@@ -72,7 +73,7 @@ Tracer::Tracer(const TraceFlags& flags, int rank, int size, std::int64_t origin_
                                                    : static_cast<std::uint64_t>(std::ldexp(fraction, 64)));
   std::error_code ec;
   std::filesystem::create_directories(flags.dir, ec);
-  path_ = std::filesystem::path(flags.dir) / fmt::format("rank.{}.json", rank);
+  path_ = std::filesystem::path(flags.dir) / fmt::format("rank.{}.json", process_);
   file_ = std::fopen(path_.c_str(), "w");
   if (file_ == nullptr)
     throw Error(fmt::format("--tessera_trace={}: cannot write {}: {}", flags.dir, path_.string(),
@@ -148,6 +149,26 @@ void Tracer::thread_slice(int tid, std::string_view name, std::int64_t start_ns,
   if (bytes_written_ + events_.size() * 128 > max_bytes_) stop();
 }
 
+void Tracer::complete(std::string_view name, std::int64_t start_ns, std::int64_t end_ns) {
+  if (!active_) return;
+  events_.push_back(Event{start_ns, 0, std::max<std::int64_t>(0, end_ns - start_ns), intern(name), 0, 0, Kind::complete});
+  if (bytes_written_ + events_.size() * 128 > max_bytes_) stop();
+}
+
+void Tracer::renumber(int rank, int size, int rescales) {
+  if (rank != rank_) process_name_ += fmt::format(" -> {} (rescale {})", rank, rescales);
+  rank_ = rank;
+  size_ = size;
+  salt_ = static_cast<std::uint64_t>(rescales);
+  sent_.assign(static_cast<std::size_t>(size), 0);
+  received_.assign(static_cast<std::size_t>(size), 0);
+}
+
+void Tracer::joined_at(int rescales) {
+  process_name_ += fmt::format(" (joined at rescale {})", rescales);
+  salt_ = static_cast<std::uint64_t>(rescales);
+}
+
 void Tracer::async_begin(std::string_view category, std::string_view name, std::uint64_t id) {
   if (!active_) return;
   push(Kind::async_begin, intern(name), intern(category), id);
@@ -159,8 +180,9 @@ void Tracer::async_end(std::string_view category, std::string_view name, std::ui
 }
 
 std::uint64_t Tracer::sample(int source, int dest, std::uint64_t n) const {
-  const std::uint64_t h = mix(mix(static_cast<std::uint64_t>(source) * static_cast<std::uint64_t>(size_) +
-                                  static_cast<std::uint64_t>(dest)) ^ n);
+  std::uint64_t pair = static_cast<std::uint64_t>(source) * static_cast<std::uint64_t>(size_) + static_cast<std::uint64_t>(dest);
+  if (salt_ != 0) pair ^= mix(salt_);  // the same pair after a rescale: other flow ids
+  const std::uint64_t h = mix(mix(pair) ^ n);
   if (!flow_all_ && h >= flow_threshold_) return 0;
   return h | 1;  // never 0, which means "no flow"
 }
@@ -179,7 +201,7 @@ void Tracer::write() {
   for (const Event& e : events_) {
     const double ts = (static_cast<double>(e.ts_ns - origin_ns_) + offset_ns_) / 1000.0;
     auto head = [&](char ph) {
-      fmt::format_to(std::back_inserter(out), R"({{"ph":"{}","pid":{},"tid":{},"ts":{:.3f})", ph, rank_, e.tid, ts);
+      fmt::format_to(std::back_inserter(out), R"({{"ph":"{}","pid":{},"tid":{},"ts":{:.3f})", ph, process_, e.tid, ts);
     };
     switch (e.kind) {
       case Kind::begin:
@@ -209,6 +231,11 @@ void Tracer::write() {
         head(e.kind == Kind::async_begin ? 'b' : 'e');
         fmt::format_to(std::back_inserter(out), R"(,"cat":"{}","name":"{}","id":"0x{:x}"}},)", names_[e.category],
                        names_[e.name], e.id);
+        break;
+      case Kind::complete:
+        head('X');
+        fmt::format_to(std::back_inserter(out), R"(,"dur":{:.3f},"name":"{}"}},)", static_cast<double>(e.arg) / 1000.0,
+                       names_[e.name]);
         break;
       case Kind::flow_start:
       case Kind::flow_end:
@@ -249,21 +276,22 @@ void Tracer::close() {
   handler_depth_ = 0;
   write();
   std::fprintf(file_,
-               R"({"ph":"M","pid":%d,"tid":0,"name":"process_name","args":{"name":"rank %d"}},)"
+               R"({"ph":"M","pid":%d,"tid":0,"name":"process_name","args":{"name":"%s"}},)"
                "\n"
                R"({"ph":"M","pid":%d,"tid":0,"name":"process_sort_index","args":{"sort_index":%d}},)"
                "\n"
                R"({"ph":"M","pid":%d,"tid":0,"name":"thread_name","args":{"name":"scheduler"}})",
-               rank_, rank_, rank_, rank_, rank_);
+               process_, json_escape(process_name_).c_str(), process_, process_, process_);
   for (int tid = 1; tid < threads_; ++tid)
     std::fprintf(file_, ",\n" R"({"ph":"M","pid":%d,"tid":%d,"name":"thread_name","args":{"name":"worker %d"}})",
-                 rank_, tid, tid);
+                 process_, tid, tid);
   std::fputs("\n]\n", file_);
   if (std::fclose(file_) != 0) {
     file_ = nullptr;
     fatal("--tessera_trace: closing {} failed: {}", path_.string(), std::strerror(errno));
   }
   file_ = nullptr;
+  active_ = false;
 }
 
 }  // namespace tessera

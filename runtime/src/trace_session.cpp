@@ -23,10 +23,45 @@ TraceSession::Failure TraceSession::start(MPI_Comm comm, int rank, int size, con
   MPI_Allreduce(MPI_IN_PLACE, &first_failing, 1, MPI_INT, MPI_MIN, comm);
   if (first_failing == size) {
     dir_ = flags.dir;
+    processes_ = size;
     return Failure{-1, {}};
   }
   trace_.reset();
   return Failure{first_failing, failure.empty() ? "--tessera_trace: another rank could not open its trace file" : failure};
+}
+
+TraceSession::Failure TraceSession::join(MPI_Comm comm, int rank, int size, int old_size, int rescales,
+                                          const TraceFlags& flags) {
+  const ClockOffset offset = align_clock(comm, true);  // the running ranks keep the offsets they had
+  std::int64_t shared[2] = {trace_ ? trace_->origin_ns() : 0, processes_};
+  MPI_Bcast(shared, 2, MPI_INT64_T, 0, comm);
+  std::string failure;
+  if (trace_) {
+    trace_->renumber(rank, size, rescales);
+  } else {
+    try {
+      trace_ = std::make_unique<Tracer>(flags, rank, size, shared[0], offset, static_cast<int>(shared[1]) + rank - old_size);
+      trace_->renumber(rank, size, rescales);
+      trace_->joined_at(rescales);
+      dir_ = flags.dir;
+    } catch (const Error& e) {
+      failure = e.what();
+    }
+  }
+  processes_ = shared[1] + (size - old_size);
+  int first_failing = failure.empty() ? size : rank;
+  MPI_Allreduce(MPI_IN_PLACE, &first_failing, 1, MPI_INT, MPI_MIN, comm);
+  if (first_failing == size) return Failure{-1, {}};
+  return Failure{first_failing,
+                 failure.empty() ? "--tessera_trace: a process that joined could not open its trace file" : failure};
+}
+
+void TraceSession::renumber(int rank, int size, int rescales) {
+  if (trace_) trace_->renumber(rank, size, rescales);
+}
+
+void TraceSession::leave() {
+  if (trace_) trace_->close();
 }
 
 void TraceSession::finish(MPI_Comm comm, int rank, spdlog::logger& log) {

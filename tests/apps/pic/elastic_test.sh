@@ -32,8 +32,28 @@ check split --tessera_lb_name=GreedyLB --color_loads=particles --tessera_lb_spli
 if [ "${TESSERA_HAVE_OFI:-1}" = 1 ]; then
   check ofi --tessera_lb_name=TemperedLB --tessera_transport=ofi --tessera_shm=false --tessera_transport_args=provider=tcp
 fi
-# --report=json lists each rescale's stages as its statistics line gives them.
-$spawning --host localhost:8 -np 4 "$pic" "${run[@]}" "$plan" --tessera_lb_name=TemperedLB --report=json > "$dir/json.txt" 2>&1
+# --report=json lists each rescale's stages as its statistics line gives them; the trace of the
+# same run holds them too, with a file per process (the two spawned ones numbered 4 and 5).
+$spawning --host localhost:8 -np 4 "$pic" "${run[@]}" "$plan" --tessera_lb_name=TemperedLB --report=json \
+  "--tessera_trace=$dir/trace" > "$dir/json.txt" 2>&1
+python3 - "$dir/trace/trace.json" <<'PY' || { echo "the trace of the elastic run"; failed=1; }
+import json, sys, collections
+events = json.load(open(sys.argv[1]))["traceEvents"]
+names = {e["pid"]: e["args"]["name"] for e in events if e.get("name") == "process_name"}
+want = {0: "rank 0", 1: "rank 1", 2: "rank 2 -> 1 (rescale 1)", 3: "rank 3 -> 2 (rescale 1)",
+        4: "rank 2 (joined at rescale 3)", 5: "rank 3 (joined at rescale 3)"}
+assert names == want, names
+count = collections.Counter((e["pid"], e.get("name")) for e in events if e["ph"] in "BX")
+stages = {s: count[(0, s)] for s in ("decision", "evacuation", "rescale", "spawn", "quiescence", "cut", "merge")}
+assert stages == {"decision": 3, "evacuation": 2, "rescale": 3, "spawn": 1, "quiescence": 3, "cut": 2, "merge": 1}, stages
+flows = collections.defaultdict(list)
+for e in events:
+    if e.get("cat") == "flow": flows[e["id"]].append(e["ph"])
+assert flows and all(sorted(v) == ["f", "s"] for v in flows.values()), "every sampled flow has one start and one end"
+spawn = next(e["ts"] for e in events if e["pid"] == 0 and e.get("name") == "spawn")
+assert min(e["ts"] for e in events if e["pid"] == 4 and "ts" in e) > spawn, "a joined process's events start after the spawn"
+print("trace: 6 processes", names, "; rank 0's stages", stages, ";", len(flows), "flows paired")
+PY
 stages=$(tail -1 "$dir/json.txt" | python3 -c "import json,sys; r=json.load(sys.stdin)['rescale_stages']; print(' '.join(f\"{s['rescale']}:{s['old_size']}->{s['new_size']}:{int(s['cut_s'] > 0)}\" for s in r))" 2>&1)
 if [ "$stages" = "shrink:4->3:1 shrink:3->2:1 expand:2->4:1" ]; then echo "--report=json: rescale_stages $stages"
 else cat "$dir/json.txt"; echo "--report=json: rescale_stages '$stages', expected the 3 rescales with their cut"; failed=1; fi

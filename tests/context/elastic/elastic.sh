@@ -89,6 +89,31 @@ case $case in
     run ofi 4 "--tessera_elastic_plan=2:shrink 1;4:shrink 2" --tessera_transport=ofi --tessera_lb_name=TemperedLB
     expect_same ofi 2
     ;;
+  trace)
+    # The same 4 -> 3 -> 2 with a trace: each process keeps its file, renumbered or closed at its
+    # cut, and the merged trace holds every stage of both rescales.
+    run trace 4 "--tessera_elastic_plan=2:shrink 1;4:shrink 2" --tessera_lb_name=TemperedLB --tessera_lb_interval=3 \
+      "--tessera_trace=$dir/trace"
+    expect_same trace 2
+    python3 - "$dir/trace" <<'PY' || fail "the trace of the rescaled run"
+import json, sys, collections
+d = sys.argv[1]
+events = json.load(open(d + "/trace.json"))["traceEvents"]
+names = {e["pid"]: e["args"]["name"] for e in events if e.get("name") == "process_name"}
+want = {0: "rank 0", 1: "rank 1", 2: "rank 2 -> 1 (rescale 1)", 3: "rank 3 -> 2 (rescale 1)"}
+assert names == want, names
+count = collections.Counter((e["pid"], e.get("name")) for e in events if e["ph"] in "BX")
+for stage in ("decision", "evacuation", "rescale", "quiescence", "cut"):
+    assert count[(0, stage)] == 2, (stage, count[(0, stage)])
+assert count[(1, "cut")] == 1 and count[(3, "cut")] == 2, "a leaving rank's last slice is its cut"
+firsts = [e for e in events if e.get("cat") == "rescale" and e["pid"] == 0]
+assert [e["ph"] for e in firsts] == ["b", "e", "b", "e"], firsts
+# Rank 1 left at phase 2: its file ends there, while the others go on to the end.
+last = {pid: max(e["ts"] for e in events if e["pid"] == pid and "ts" in e) for pid in range(4)}
+assert last[1] < last[2] and last[3] < last[2], last
+print("trace: 4 processes, names", names, "; stages on rank 0:", {s: count[(0, s)] for s in ("decision", "evacuation", "rescale", "quiescence", "cut")})
+PY
+    ;;
   *) fail "unknown case" ;;
 esac
 echo "elastic $case passed"

@@ -226,8 +226,9 @@ class Runtime {
   // The end of a process's part in a run whose rank set may have changed (rescale.cpp).
   void wait_for_every_process();
   // A process started by an expand: takes the JoinState and merges with the running ranks into
-  // comm_ (rescale.cpp). False when this process was not started by an expand.
-  bool join_running_job(int argc, char** argv);
+  // comm_ (rescale.cpp). Returns how many ranks ran before the expand; 0 when this process was
+  // not started by one.
+  int join_running_job(int argc, char** argv);
   // Collective over comm_: this node's ranks and CPUs, and the idle policy they call for.
   void configure_idle();
 

@@ -84,15 +84,24 @@ class Tracer {
   /// Events buffered before a write is due.
   static constexpr std::size_t kWriteEvents = 1 << 16;
 
-  /// Opens `DIR/rank.<rank>.json` (creating DIR). Throws Error naming the path when it cannot.
+  /// Opens `DIR/rank.<process>.json` (creating DIR). Throws Error naming the path when it cannot.
   /// `origin_ns` is rank 0's clock at the trace's start, `offset` this rank's from align_clock.
-  Tracer(const TraceFlags& flags, int rank, int size, std::int64_t origin_ns, ClockOffset offset);
+  /// `process` names the file and the trace's process id: the rank at the start (the default, -1),
+  /// or for a process an expand started, an id after every one the run used (trace_session.hpp).
+  Tracer(const TraceFlags& flags, int rank, int size, std::int64_t origin_ns, ClockOffset offset, int process = -1);
   ~Tracer();
   Tracer(const Tracer&) = delete;
   Tracer& operator=(const Tracer&) = delete;
 
-  /// False once the size limit stopped this rank's trace.
+  /// False once the size limit stopped this rank's trace, or once it is closed.
   bool active() const { return active_; }
+  std::int64_t origin_ns() const { return origin_ns_; }
+  /// After a rescale's cut: this process is now `rank` of `size`, the run's `rescales`-th rank
+  /// set. Flow sampling starts again (every pair's count is 0 on both sides, and the rescale count
+  /// is hashed in, so flow ids stay unique) and the process's name records the change.
+  void renumber(int rank, int size, int rescales);
+  /// On a process an expand started: it joined the run at its `rescales`-th rank set.
+  void joined_at(int rescales);
   std::filesystem::path file() const { return path_; }
 
   /// A slice on the scheduler thread; slices nest (end() closes the innermost).
@@ -107,6 +116,9 @@ class Tracer {
   /// A finished slice on thread `tid` (>= 1, a worker thread), from `start_ns` to `end_ns` on
   /// trace_clock_ns(), with `count` as its args.count. Slices of one thread must come in order.
   void thread_slice(int tid, std::string_view name, std::int64_t start_ns, std::int64_t end_ns, std::uint64_t count);
+  /// A finished slice on the scheduler thread from `start_ns` to `end_ns` on trace_clock_ns()
+  /// (a complete event: it nests by time in whatever slice was open then).
+  void complete(std::string_view name, std::int64_t start_ns, std::int64_t end_ns);
 
   /// Async slices (category `category`, id `id`), not bound to the call stack.
   void async_begin(std::string_view category, std::string_view name, std::uint64_t id);
@@ -127,17 +139,18 @@ class Tracer {
   }
 
   /// Ends the trace: closes open slices, writes everything with the process and thread names,
-  /// closes the file. Called by the runtime after its final drain.
+  /// closes the file; later calls record nothing. Called by the runtime after its final drain, or
+  /// when this rank leaves the run at a rescale.
   void close();
 
  private:
   enum class Kind : std::uint8_t {
-    begin, end, handler, element, thread_begin, async_begin, async_end, flow_start, flow_end
+    begin, end, handler, element, thread_begin, async_begin, async_end, flow_start, flow_end, complete
   };
   struct Event {
     std::int64_t ts_ns;
     std::uint64_t id;  // flow or async id; element: the element
-    std::int64_t arg;  // handler: bytes; element: collection
+    std::int64_t arg;  // handler: bytes; element: collection; complete: duration, ns
     std::uint32_t name;
     std::uint32_t category;
     std::uint16_t tid;
@@ -153,6 +166,9 @@ class Tracer {
 
   int rank_;
   int size_;
+  int process_;              // pid in the trace and the file's number
+  std::uint64_t salt_ = 0;   // the rescale count, hashed into flow ids
+  std::string process_name_;  // "rank 3", "rank 3 -> 2 (rescale 1)", ...
   std::int64_t origin_ns_;
   double offset_ns_;
   std::uint64_t flow_threshold_;  // a record is sampled when its hash is below this
