@@ -1,9 +1,11 @@
 #include <tessera/tessera.hpp>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 
 #include <tessera/lb/advisor.hpp>
@@ -85,8 +87,9 @@ void Context::start(int& argc, char**& argv, MPI_Comm app_comm, const ContextOpt
   if (Tracer* tracer = runtime_->tracer())
     tracer->async_begin("phase", fmt::format("phase {}", phases_->phase()), static_cast<std::uint64_t>(phases_->phase()));
   if (lb_data_flags_.recording()) {
+    // A joined process records from the rank set it joined (LbDataFlags::stem).
     lb_data_ = std::make_unique<lb::LbDataOutput>(lb_data_flags_, runtime_->rank(), &runtime_->node_map(),
-                                                         [phases = phases_] { return phases->now(); });
+                                                  [phases = phases_] { return phases->now(); }, runtime_->rescales());
   }
   // The report is written at the very end: find out now, not after the run, that it cannot be.
   if (!lb_data_flags_.report.empty() && runtime_->rank() == 0 && !std::ofstream(lb_data_flags_.report, std::ios::app))
@@ -137,15 +140,61 @@ FinalizeStatus Context::finalize() {
   return status;
 }
 
+namespace {
+
+// An elastic run's rescales as the LB report's Rescales section lists them.
+std::vector<lb::ReportRescale> report_rescales(const std::vector<RescaleReport>& log) {
+  std::vector<lb::ReportRescale> rows;
+  for (const RescaleReport& r : log) {
+    lb::ReportRescale row;
+    row.phase = r.phase;
+    row.change = r.joining > 0 ? fmt::format("expand {} -> {} ranks ({} process(es) joined)", r.old_size, r.new_size, r.joining)
+                               : fmt::format("shrink {} -> {} ranks (rank(s) {} left)", r.old_size, r.new_size,
+                                             fmt::join(r.leaving, ","));
+    row.decision_s = r.decision_s;
+    row.evacuation_s = r.evacuation_s;
+    row.spawn_s = r.spawn_s;
+    row.quiescence_s = r.quiescence_s;
+    row.cut_s = r.cut_s;
+    row.first_phase_s = r.first_phase_s;
+    row.migrations = r.migrations;
+    rows.push_back(std::move(row));
+  }
+  return rows;
+}
+
+}  // namespace
+
 std::string Context::write_report() const {
+  // An elastic run wrote a data set per rank set: a report of each, FILE for the first and
+  // FILE's name with -rescale-K before its extension for the K-th after it.
+  const int sets = runtime_->rescales() + 1;
+  const std::filesystem::path first(lb_data_flags_.report);
+  const auto report_of = [&first](int set) {
+    if (set == 0) return first;
+    return first.parent_path() / (first.stem().string() + "-rescale-" + std::to_string(set) + first.extension().string());
+  };
   try {
-    lb::ReportOptions options;
-    options.title = "Tessera LB report: " + lb_data_flags_.stem().string();
-    const lb::LbData data = lb::read_lb_data(lb_data_flags_.stem());
-    lb::CostModel cost;
-    cost.fixed_loads_counted = lb_manager_->counts_fixed_loads();
-    lb::add_advice(data, 10, cost, options);
-    lb::write_report(data, options, lb_data_flags_.report);
+    for (int set = 0; set < sets; ++set) {
+      lb::ReportOptions options;
+      options.title = "Tessera LB report: " + lb_data_flags_.stem(set).string();
+      const lb::LbData data = lb::read_lb_data(lb_data_flags_.stem(set));
+      lb::CostModel cost;
+      cost.fixed_loads_counted = lb_manager_->counts_fixed_loads();
+      lb::add_advice(data, 10, cost, options);
+      options.rescales = report_rescales(rescale_log_);
+      if (sets > 1) {
+        std::vector<std::string> others;
+        for (int k = 0; k < sets; ++k)
+          if (k != set) others.push_back(report_of(k).filename().string());
+        const auto ids = data.phase_ids();
+        options.rank_set_note = fmt::format("Rank set {} of the run's {} (its rank count changed at each rescale below): "
+                                            "{} ranks, phases {} to {}. The other rank sets' reports: {}.",
+                                            set, sets, data.ranks.size(), ids.empty() ? -1 : ids.front(),
+                                            ids.empty() ? -1 : ids.back(), fmt::join(others, ", "));
+      }
+      lb::write_report(data, options, report_of(set));
+    }
   } catch (const std::exception& e) {
     return fmt::format("--tessera_lb_report={}: {}", lb_data_flags_.report, e.what());
   }

@@ -13,7 +13,9 @@ namespace tessera {
 
 std::string Context::print_advice() const {
   try {
-    const lb::LbData data = lb::read_lb_data(lb_data_flags_.stem());
+    // An elastic run: the rank set it ended on (LbDataFlags::stem).
+    const std::filesystem::path stem = lb_data_flags_.stem(runtime_->rescales());
+    const lb::LbData data = lb::read_lb_data(stem);
     const auto ids = data.phase_ids();
     if (ids.empty()) {
       fmt::print("tessera lb advise: no phases recorded, nothing to advise\n");
@@ -28,7 +30,7 @@ std::string Context::print_advice() const {
     const double run_s = replay.recorded_wall_s() + lb_manager_->balancing_s();
     fmt::print("tessera lb advise: this run's {} phases took {:.3f} s ({:.3f} s balancing); the advisor's top three "
                "(lbsim advise --data {}{}):\n",
-               replay.phases().size(), run_s, lb_manager_->balancing_s(), lb_data_flags_.stem().string(),
+               replay.phases().size(), run_s, lb_manager_->balancing_s(), stem.string(),
                cost.fixed_loads_counted ? "" : " --fixed-loads ignored");
     for (std::size_t i = 0; i < rows.size() && i < 3; ++i) {
       const auto& row = rows[i];

@@ -147,9 +147,7 @@ Context::DueRescale Context::due_rescale(std::int64_t phase) {
   const int size = runtime_->size();
   for (const Due& d : due) {
     std::string refused;
-    if (lb_data_) {
-      refused = "LB data (--tessera_lb_data) cannot follow a change of the rank set yet";
-    } else if (d.request.kind == ElasticRequest::Kind::expand) {
+    if (d.request.kind == ElasticRequest::Kind::expand) {
       if (!result.leaving.empty() || result.joining > 0) refused = "one rescale per phase end, and this one already has one";
       else refused = expand_refusal(d.request.processes, d.request.host);
       if (refused.empty()) {
@@ -195,6 +193,27 @@ void Context::publish(const RescaleReport& report) {
   }
 }
 
+void Context::close_rank_set() {
+  if (!lb_data_) return;
+  lb_data_->set_migrations(lb_manager_->migrated_bytes(), lb_manager_->migration_seconds());
+  try {
+    lb_data_->write();
+  } catch (const std::exception& e) {
+    fatal("--tessera_lb_data: at rescale {}: {}", runtime_->rescales() + 1, e.what());
+  }
+}
+
+void Context::open_rank_set() {
+  if (!lb_data_) return;
+  if (runtime_->left()) {
+    lb_data_.reset();
+    return;
+  }
+  lb_data_ = std::make_unique<lb::LbDataOutput>(lb_data_flags_, runtime_->rank(), &runtime_->node_map(),
+                                                [phases = phases_] { return phases->now(); }, runtime_->rescales());
+  lb_data_->start_migrations_at(lb_manager_->migrated_bytes(), lb_manager_->migration_seconds());
+}
+
 void Context::shrink(std::int64_t phase, const std::vector<int>& leaving, double decision_s) {
   const RankChange change = RankChange::shrink(runtime_->size(), leaving);
   RescaleReport report(phase, change);
@@ -204,7 +223,9 @@ void Context::shrink(std::int64_t phase, const std::vector<int>& leaving, double
     report.migrations = balanced->migrations;
   }
   const int old_rank = runtime_->rank();
+  close_rank_set();
   const RescaleTimes times = runtime_->rescale(change);
+  open_rank_set();
   // The application's communicator follows, in the same order (every old rank takes part).
   MPI_Comm next = MPI_COMM_NULL;
   MPI_Comm_split(app_comm_, change.leaves(old_rank) ? MPI_UNDEFINED : 0, old_rank, &next);
@@ -292,7 +313,9 @@ void Context::expand(std::int64_t phase, int joining, const std::string& host, d
     const auto* raw = reinterpret_cast<const std::byte*>(job.data());
     handed["context"].assign(raw, raw + job.size());
   }
+  close_rank_set();
   const RescaleTimes times = runtime_->rescale(change, joiners, std::move(handed));
+  open_rank_set();
   // The slowest old rank's stages (over the old ranks' communicator: the new processes have no
   // stages to compare), then the application's communicator follows the runtime's.
   std::array<double, 4> stages{decision_s, spawn_s, times.handover_s, times.cut_s};

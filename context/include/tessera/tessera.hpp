@@ -284,6 +284,11 @@ class Context {
   void expand(std::int64_t phase, int joining, const std::string& host, double decision_s);
   // Rank 0 prints the rescale's line and appends its JSON to --tessera_lb_stats_file.
   void publish(const RescaleReport& report);
+  // LB data through a rescale: every rank writes its rank set's file before the cut (a failure is
+  // fatal: the run cannot go on with a rank set's data half written); a rank that stays starts
+  // recording the next rank set after it (context_elastic.cpp).
+  void close_rank_set();
+  void open_rank_set();
   // The job's processes and hosts, at start (collective) or from the running ranks' JoinState.
   void learn_job();
   // Rank 0, once every rank's LB data file is complete; each returns "" or what failed.

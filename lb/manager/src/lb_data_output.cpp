@@ -54,8 +54,10 @@ void LbDataFlags::validate() const {
                 ": expected a file name of the form STEM.%p.json (%p is the rank), e.g. data.%p.json");
 }
 
-std::filesystem::path LbDataFlags::stem() const {
-  return std::filesystem::path(dir) / file.substr(0, file.size() - kRankSuffix.size());
+std::filesystem::path LbDataFlags::stem(int rank_set) const {
+  std::filesystem::path folder(dir);
+  if (rank_set > 0) folder /= "rescale-" + std::to_string(rank_set);
+  return folder / file.substr(0, file.size() - kRankSuffix.size());
 }
 
 lb::Phase to_lb_phase(const collections::PhaseRecord& record) {
@@ -136,7 +138,7 @@ void LbDataOutput::write() const {
   all.ranks.push_back(data());
   lb::WriteOptions options;
   options.compress = flags_.compress;
-  lb::write_lb_data(all, flags_.stem(), options);
+  lb::write_lb_data(all, flags_.stem(rank_set_), options);
 }
 
 }  // namespace tessera::lb

@@ -74,6 +74,7 @@ std::string render_html(const ReportData& r) {
       "</style></head><body>\n<h1>{0}</h1>\n<p class=\"note\">{1} ranks, {2} phases, {3} migrations in all. Loads "
       "in seconds; hover a chart for its values.</p>\n",
       escape(r.title), r.ranks, r.phases.size(), total_migrations);
+  if (!r.rank_set_note.empty()) html += "<p class=\"note\" id=\"rank-set\">" + escape(r.rank_set_note) + "</p>\n";
   html += "<div class=\"zoom\"><label>Phases from <input type=\"number\" id=\"zoom-from\"></label> <label>to "
           "<input type=\"number\" id=\"zoom-to\"></label> <button id=\"zoom-all\">all phases</button> "
           "<span class=\"note\">(the charts over phases)</span></div>\n";
@@ -119,6 +120,19 @@ std::string render_html(const ReportData& r) {
       html += fmt::format("<tr><td>{}</td><td style=\"text-align:left\">{}</td><td>{:.4f}</td><td>{:.3f}</td><td>{}</td>"
                           "<td>{:.4f}</td><td style=\"text-align:left\"><code>{}</code></td></tr>",
                           a.rank, escape(a.option), a.predicted_s, a.gain, a.migrations, a.lb_s, escape(a.flags));
+    }
+    html += "</table>\n";
+  }
+  if (!r.rescales.empty()) {
+    html += "<h2>Rescales</h2><p class=\"note\">The run's changes of its rank set, each at the end of its phase, "
+            "with its stages in milliseconds (the slowest rank's); the first phase after is on the new rank set.</p>\n"
+            "<table id=\"rescales\"><tr><th>phase</th><th>change</th><th>decision</th><th>evacuation</th>"
+            "<th>migrations</th><th>spawn</th><th>quiescence</th><th>cut or merge</th><th>first phase after</th></tr>";
+    for (const auto& x : r.rescales) {
+      html += fmt::format("<tr><td>{}</td><td style=\"text-align:left\">{}</td><td>{:.3f}</td><td>{:.3f}</td><td>{}</td>"
+                          "<td>{:.3f}</td><td>{:.3f}</td><td>{:.3f}</td><td>{:.3f}</td></tr>",
+                          x.phase, escape(x.change), 1e3 * x.decision_s, 1e3 * x.evacuation_s, x.migrations,
+                          1e3 * x.spawn_s, 1e3 * x.quiescence_s, 1e3 * x.cut_s, 1e3 * x.first_phase_s);
     }
     html += "</table>\n";
   }

@@ -127,6 +127,8 @@ ReportData summarize(const LbData& data, const ReportOptions& options) {
   out.balanced_label = options.balanced_label;
   out.advice = options.advice;
   out.advice_note = options.advice_note;
+  out.rescales = options.rescales;
+  out.rank_set_note = options.rank_set_note;
   histogram(data, out.phases[out.chosen], out);
   heavy_edges(data, out.phases[out.chosen], options.top_edges, out);
   return out;

@@ -33,9 +33,31 @@ if [ "${TESSERA_HAVE_OFI:-1}" = 1 ]; then
   check ofi --tessera_lb_name=TemperedLB --tessera_transport=ofi --tessera_shm=false --tessera_transport_args=provider=tcp
 fi
 # --report=json lists each rescale's stages as its statistics line gives them; the trace of the
-# same run holds them too, with a file per process (the two spawned ones numbered 4 and 5).
+# same run holds them too, with a file per process (the two spawned ones numbered 4 and 5); its LB
+# data is a data set per rank set, and the LB report one report per rank set, each listing the
+# three rescales.
 $spawning --host localhost:8 -np 4 "$pic" "${run[@]}" "$plan" --tessera_lb_name=TemperedLB --report=json \
-  "--tessera_trace=$dir/trace" > "$dir/json.txt" 2>&1
+  "--tessera_trace=$dir/trace" "--tessera_lb_data_dir=$dir/lb" "--tessera_lb_report=$dir/report.html" > "$dir/json.txt" 2>&1
+python3 - "$dir" <<'PY' || { echo "the LB data and reports of the elastic run"; failed=1; }
+import glob, json, re, sys
+d = sys.argv[1]
+sets = {"": (4, 0, 10), "rescale-1/": (3, 11, 25), "rescale-2/": (2, 26, 30), "rescale-3/": (4, 31, 39)}
+for folder, (ranks, first, last) in sets.items():
+    files = sorted(glob.glob(f"{d}/lb/{folder}data.*.json"))
+    assert len(files) == ranks, (folder, files)
+    for f in files:
+        ids = [p["id"] for p in json.load(open(f))["phases"]]
+        assert ids == list(range(first, last + 1)), (f, ids)
+for name in ("report", "report-rescale-1", "report-rescale-2", "report-rescale-3"):
+    html = open(f"{d}/{name}.html").read()
+    rows = re.search(r'<table id="rescales">(.*?)</table>', html).group(1).count("<tr>") - 1
+    assert rows == 3, (name, rows)
+    assert 'id="rank-set">Rank set' in html, name  # each says which rank set it shows
+print("LB data: 4 rank sets of 4, 3, 2, 4 ranks (phases 0-10, 11-25, 26-30, 31-39); 4 reports with 3 rescales each")
+PY
+for set in "" rescale-1/ rescale-2/ rescale-3/; do
+  "$(dirname "$pic")/lbsim" --data "$dir/lb/${set}data" --stats > "$dir/lbsim.txt" 2>&1 || { cat "$dir/lbsim.txt"; echo "lbsim cannot read $dir/lb/${set}data"; failed=1; }
+done
 python3 - "$dir/trace/trace.json" <<'PY' || { echo "the trace of the elastic run"; failed=1; }
 import json, sys, collections
 events = json.load(open(sys.argv[1]))["traceEvents"]

@@ -10,14 +10,14 @@
 ///     when it exists, one request per line ("shrink 1,3", "expand 2", "expand 2 h3"; `#` starts a
 ///     comment), then removes it, so an operator or a batch system writes a request once.
 /// A request that cannot be met (a rank outside the run, rank 0, every rank, a rank named twice,
-/// a second rescale at the same phase end, or a rescale beside --tessera_lb_data, whose per-rank
-/// files cannot follow a renumbering yet) is refused with one message from rank 0, and the run
+/// a second rescale at the same phase end) is refused with one message from rank 0, and the run
 /// goes on with the ranks it has.
 ///
 /// With --tessera_trace a rescale shows in the trace as its stages: "decision", "evacuation"
 /// (the balancing that empties the leaving ranks), "rescale" holding "spawn", "quiescence" and
 /// "cut" or "merge", and an async slice "first phase after a rescale". Each process keeps its
-/// own file through renumberings (trace_session.hpp).
+/// own file through renumberings (trace_session.hpp). LB data is one data set per rank set
+/// (LbDataFlags::stem), and --tessera_lb_report writes a report of each, listing every rescale.
 ///
 /// An expand starts new processes of the same program with MPI_Comm_spawn (the same command line,
 /// plus --tessera_elastic_joined), on the slots of the hosts the job was given, or on HOST. It

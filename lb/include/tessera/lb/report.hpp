@@ -19,7 +19,9 @@
 // - the heaviest communication edges of the chosen phase, by bytes, and whether each crosses ranks;
 // - when the caller supplies it, the balancer advisor's ranking (advisor.hpp; lbsim's `report`
 //   adds it by default): an "Advice" table of options with predicted time, gain, migrations, LB
-//   seconds and the --tessera_lb_* flags of each.
+//   seconds and the --tessera_lb_* flags of each;
+// - when the caller supplies them, an elastic run's rescales (a "Rescales" table: each one's phase,
+//   change and stages in seconds) and a note placing this data among the run's rank sets.
 // Loads are seconds, as in the data.
 #include <cstddef>
 #include <cstdint>
@@ -43,6 +45,19 @@ struct ReportAdvice {
   double lb_s = 0.0;
 };
 
+// One row of the Rescales section: an elastic run's change of its rank set (seconds).
+struct ReportRescale {
+  std::int64_t phase = 0;  // at whose end it happened
+  std::string change;      // e.g. "shrink 4 -> 3 ranks (rank(s) 1 left)"
+  double decision_s = 0.0;
+  double evacuation_s = 0.0;  // shrink: the balancing that emptied the leaving ranks
+  double spawn_s = 0.0;       // expand: starting the new processes
+  double quiescence_s = 0.0;
+  double cut_s = 0.0;         // the cut (shrink) or merge (expand)
+  double first_phase_s = 0.0;
+  std::int64_t migrations = 0;
+};
+
 struct ReportOptions {
   std::string title = "Tessera LB report";
   std::optional<PhaseId> phase;          // the bar chart, histogram and edges' phase
@@ -53,6 +68,8 @@ struct ReportOptions {
   std::string balanced_label;              // e.g. "TemperedLB", shown with balanced_imbalance
   std::vector<ReportAdvice> advice;        // ranked best first, or empty (no Advice section)
   std::string advice_note;                 // how the advice was computed (costs, bandwidth's source)
+  std::vector<ReportRescale> rescales;     // an elastic run's, or empty (no Rescales section)
+  std::string rank_set_note;               // which rank set this data is, and where the others are
 };
 
 // What the report draws, computed from the data (and testable without HTML).
@@ -87,6 +104,8 @@ struct ReportData {
   std::vector<HeavyEdge> edges;            // heaviest first
   std::vector<ReportAdvice> advice;        // as given in the options
   std::string advice_note;
+  std::vector<ReportRescale> rescales;     // as given in the options
+  std::string rank_set_note;
 };
 
 // Throws DataError when the data has no phase or the requested phase is absent.

@@ -57,8 +57,10 @@ struct LbDataFlags : FlagGroup {
   void describe(FlagTable& table) override;
   /// Throws tessera::Error unless `file` has the form STEM.%p.json.
   void validate() const override;
-  /// DIR/STEM: what lb::write_lb_data and lb::read_lb_data take.
-  std::filesystem::path stem() const;
+  /// DIR/STEM: what lb::write_lb_data and lb::read_lb_data take. An elastic run writes one data
+  /// set per rank set (the ranks between two rescales, each set readable alone: lbsim, LBAF and
+  /// vt-tv expect a fixed rank count): the first in DIR, the k-th after it in DIR/rescale-k.
+  std::filesystem::path stem(int rank_set = 0) const;
 };
 
 /// The LBDatafile form of one rank's phase record.
@@ -76,8 +78,10 @@ class LbDataOutput {
   /// writes none (readers then take every rank for a node of its own).
   /// `now`: the load clock in seconds (collections::PhaseManager::now), what phase_time_s is
   /// measured on.
-  LbDataOutput(const LbDataFlags& flags, int rank, const tessera::NodeMap* nodes, std::function<double()> now)
-      : flags_(flags), now_(std::move(now)), mark_(now_()) {
+  /// `rank_set`: which of an elastic run's rank sets this rank records (LbDataFlags::stem).
+  LbDataOutput(const LbDataFlags& flags, int rank, const tessera::NodeMap* nodes, std::function<double()> now,
+               int rank_set = 0)
+      : flags_(flags), rank_set_(rank_set), now_(std::move(now)), mark_(now_()) {
     data_.rank = rank;
     if (nodes != nullptr) data_.shared_node = shared_node(*nodes, rank);
   }
@@ -85,18 +89,24 @@ class LbDataOutput {
   void add(const collections::PhaseRecord& record);
   /// Marks the end of a phase's close (after balancing): the next phase's time starts here.
   void phase_done() { mark_ = now_(); }
-  /// This rank's migrations over the run (LbManager::migrated_bytes, migration_seconds).
+  /// This rank's migrations over the run (LbManager::migrated_bytes, migration_seconds); the
+  /// file gets what they grew by since start_migrations_at (a rank set's own).
   void set_migrations(double bytes, double seconds) {
-    migration_bytes_ = bytes;
-    migration_s_ = seconds;
+    migration_bytes_ = bytes - migration_base_bytes_;
+    migration_s_ = seconds - migration_base_s_;
+  }
+  void start_migrations_at(double bytes, double seconds) {
+    migration_base_bytes_ = bytes;
+    migration_base_s_ = seconds;
   }
   /// The rank's data as write() writes it (phase_time_s in its metadata).
   lb::RankData data() const;
-  /// Writes `DIR/STEM.<rank>.json`. Throws lb::DataError if it cannot.
+  /// Writes `DIR/STEM.<rank>.json` (in its rank set's folder). Throws lb::DataError if it cannot.
   void write() const;
 
  private:
   const LbDataFlags& flags_;
+  int rank_set_ = 0;
   lb::RankData data_;
   std::function<double()> now_;  // the load clock, seconds
   std::vector<double> phase_time_s_;
@@ -107,6 +117,8 @@ class LbDataOutput {
   double mark_ = 0.0;
   double migration_bytes_ = 0.0;
   double migration_s_ = 0.0;
+  double migration_base_bytes_ = 0.0;
+  double migration_base_s_ = 0.0;
 };
 
 }  // namespace tessera::lb
