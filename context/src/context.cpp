@@ -146,19 +146,12 @@ namespace {
 std::vector<lb::ReportRescale> report_rescales(const std::vector<RescaleReport>& log) {
   std::vector<lb::ReportRescale> rows;
   for (const RescaleReport& r : log) {
-    lb::ReportRescale row;
-    row.phase = r.phase;
-    row.change = r.joining > 0 ? fmt::format("expand {} -> {} ranks ({} process(es) joined)", r.old_size, r.new_size, r.joining)
-                               : fmt::format("shrink {} -> {} ranks (rank(s) {} left)", r.old_size, r.new_size,
-                                             fmt::join(r.leaving, ","));
-    row.decision_s = r.decision_s;
-    row.evacuation_s = r.evacuation_s;
-    row.spawn_s = r.spawn_s;
-    row.quiescence_s = r.quiescence_s;
-    row.cut_s = r.cut_s;
-    row.first_phase_s = r.first_phase_s;
-    row.migrations = r.migrations;
-    rows.push_back(std::move(row));
+    std::string change = r.joining > 0
+                             ? fmt::format("expand {} -> {} ranks ({} process(es) joined)", r.old_size, r.new_size, r.joining)
+                             : fmt::format("shrink {} -> {} ranks (rank(s) {} left)", r.old_size, r.new_size,
+                                           fmt::join(r.leaving, ","));
+    rows.push_back(lb::ReportRescale{r.phase, std::move(change), r.decision_s, r.evacuation_s, r.spawn_s, r.quiescence_s,
+                                     r.cut_s, r.first_phase_s, r.migrations});
   }
   return rows;
 }
