@@ -2,7 +2,8 @@
 /// Timeline traces in the Chrome trace-event JSON format, which Perfetto (ui.perfetto.dev, also
 /// offline) and chrome://tracing open: `--tessera_trace=DIR`.
 ///
-/// What is recorded, per rank (process id = rank, thread id 0 = the rank's scheduler thread):
+/// What is recorded, per rank (process id = the rank at the start, which an elastic run's
+/// rescales do not change: see trace_session.hpp; thread id 0 = the rank's scheduler thread):
 /// - every handler execution as a slice (`B`/`E`) named after the handler (for an element handler,
 ///   the element's member function), with the record's size in bytes; an element's work inside it
 ///   as a nested slice "element" with the collection id and the element's linear index;
