@@ -164,10 +164,7 @@ void Tracer::renumber(int rank, int size, int rescales) {
   received_.assign(static_cast<std::size_t>(size), 0);
 }
 
-void Tracer::joined_at(int rescales) {
-  process_name_ += fmt::format(" (joined at rescale {})", rescales);
-  salt_ = static_cast<std::uint64_t>(rescales);
-}
+void Tracer::joined_at(int rescales) { process_name_ += fmt::format(" (joined at rescale {})", rescales); }
 
 void Tracer::async_begin(std::string_view category, std::string_view name, std::uint64_t id) {
   if (!active_) return;

@@ -8,6 +8,19 @@
 
 namespace tessera::detail {
 
+namespace {
+
+// One verdict for the whole job: the lowest failing rank speaks (its own message, or `others`
+// where a rank failed without one). rank -1: nobody failed.
+TraceSession::Failure agree(MPI_Comm comm, int rank, int size, const std::string& failure, const char* others) {
+  int first_failing = failure.empty() ? size : rank;
+  MPI_Allreduce(MPI_IN_PLACE, &first_failing, 1, MPI_INT, MPI_MIN, comm);
+  if (first_failing == size) return TraceSession::Failure{-1, {}};
+  return TraceSession::Failure{first_failing, failure.empty() ? others : failure};
+}
+
+}  // namespace
+
 TraceSession::Failure TraceSession::start(MPI_Comm comm, int rank, int size, const TraceFlags& flags) {
   const ClockOffset offset = align_clock(comm, true);
   std::int64_t origin = trace_clock_ns();
@@ -18,16 +31,14 @@ TraceSession::Failure TraceSession::start(MPI_Comm comm, int rank, int size, con
   } catch (const Error& e) {
     failure = e.what();
   }
-  // One message for the whole job: the lowest failing rank speaks.
-  int first_failing = failure.empty() ? size : rank;
-  MPI_Allreduce(MPI_IN_PLACE, &first_failing, 1, MPI_INT, MPI_MIN, comm);
-  if (first_failing == size) {
+  Failure verdict = agree(comm, rank, size, failure, "--tessera_trace: another rank could not open its trace file");
+  if (verdict.rank < 0) {
     dir_ = flags.dir;
     processes_ = size;
-    return Failure{-1, {}};
+  } else {
+    trace_.reset();
   }
-  trace_.reset();
-  return Failure{first_failing, failure.empty() ? "--tessera_trace: another rank could not open its trace file" : failure};
+  return verdict;
 }
 
 TraceSession::Failure TraceSession::join(MPI_Comm comm, int rank, int size, int old_size, int rescales,
@@ -49,11 +60,7 @@ TraceSession::Failure TraceSession::join(MPI_Comm comm, int rank, int size, int 
     }
   }
   processes_ = shared[1] + (size - old_size);
-  int first_failing = failure.empty() ? size : rank;
-  MPI_Allreduce(MPI_IN_PLACE, &first_failing, 1, MPI_INT, MPI_MIN, comm);
-  if (first_failing == size) return Failure{-1, {}};
-  return Failure{first_failing,
-                 failure.empty() ? "--tessera_trace: a process that joined could not open its trace file" : failure};
+  return agree(comm, rank, size, failure, "--tessera_trace: a process that joined could not open its trace file");
 }
 
 void TraceSession::renumber(int rank, int size, int rescales) {

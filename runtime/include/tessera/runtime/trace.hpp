@@ -101,7 +101,8 @@ class Tracer {
   /// set. Flow sampling starts again (every pair's count is 0 on both sides, and the rescale count
   /// is hashed in, so flow ids stay unique) and the process's name records the change.
   void renumber(int rank, int size, int rescales);
-  /// On a process an expand started: it joined the run at its `rescales`-th rank set.
+  /// On a process an expand started: it joined the run at its `rescales`-th rank set (its name;
+  /// renumber() set the rest).
   void joined_at(int rescales);
   std::filesystem::path file() const { return path_; }
 
