@@ -22,17 +22,13 @@ std::vector<Membership::Held> Membership::release(std::uint64_t element) {
 }
 
 void Membership::replay(Runtime& rt, std::vector<Held>& messages) {
-  const EpochId outer = rt.current_epoch();
-  for (Held& message : messages) {
-    // What the held message sends belongs to its own epoch, as if it had run when it arrived;
-    // but a held message counted as delivered, so its epoch may have ended since (a rooted epoch
-    // inside the collective one that carries the insertion): then it sends in the epoch of what
-    // released it, which is open, instead of into an ended one.
-    if (!detail::hooks(rt).epoch_ended(message.envelope.epoch)) detail::hooks(rt).set_current_epoch(message.envelope.epoch);
-    else detail::hooks(rt).set_current_epoch(outer);
-    message.invoker(rt, message.envelope, message.payload);
-  }
-  detail::hooks(rt).set_current_epoch(outer);
+  // Each message runs, and sends, in the epoch of what released it (the current one), never in
+  // its own: the held message counted as delivered when it arrived, so its own epoch may have
+  // ended since, or may end at any moment, and this rank is no longer engaged in it. That is
+  // so for a rooted epoch even while this rank has not seen it end (only its root learns of
+  // the end), and a send into it would reach ranks that already let it end. The releasing
+  // message or code is counted in the current epoch, which therefore covers what it sends.
+  for (Held& message : messages) message.invoker(rt, message.envelope, message.payload);
 }
 
 void Membership::dead_letter(Runtime& rt, std::uint64_t collection, const std::string& index, std::string_view what) {

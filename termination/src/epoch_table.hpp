@@ -33,7 +33,6 @@ class EpochTable final : public MessageObserver, public RescaleListener, public 
   void on_send(const Envelope& envelope, int dest) override;
   void on_deliver(const Envelope& envelope, int source) override;
   void on_delivered(const Envelope& envelope, int source) override;
-  bool ended(EpochId epoch) const override { return ended_.contains(epoch); }
   // A rescale renumbers the ranks, and a rooted epoch's id holds its root's number: the rooted
   // sequences continue above every rank's, so no new id repeats one an old rank used.
   void before_cut(const RankChange& change) override;

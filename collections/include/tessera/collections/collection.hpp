@@ -625,10 +625,12 @@ class Collection final : public CollectionBase {
     locations_.learn(e, LocationTable::kDestroyed, version);
     membership_.count_destroy();
     const int home = home_of(e);
-    // Before anything this rank forwards to the home from now on (location.hpp).
+    // Before anything this rank forwards to the home from now on (location.hpp). Counted, unlike
+    // the other location facts: it may release messages held at the home, which then run in
+    // its epoch (membership.hpp), and that epoch must not end before they have run.
     if (home != rt_.rank())
       tessera::detail::hooks(rt_).send_to<&detail::LocationWire::layout, &Collection::on_location>(
-          home, id_, Envelope::kSystem, e, static_cast<std::int32_t>(LocationTable::kDestroyed), version);
+          home, id_, 0, e, static_cast<std::int32_t>(LocationTable::kDestroyed), version);
     else if (membership_.held() > 0)
       release_held(e);
     if (rt_.tracer() != nullptr) [[unlikely]]

@@ -28,8 +28,10 @@
 /// never run and never a crash. A message to an element destroyed for good is therefore
 /// reported when its phase ends, and its bytes are kept at the home until then.
 /// A held message counts as delivered for termination detection and its epoch; when it runs
-/// later, the messages it sends carry its own epoch again, or, when that epoch has ended since,
-/// the epoch of the message or fact that released it.
+/// later, it runs in the epoch of the message or code that released it (an insertion, or the
+/// "destroyed" fact a destruction sends to the home, which is counted for that reason), and
+/// what it sends belongs to that epoch. Its own epoch may have ended by then, or may end at any
+/// moment, since this rank is no longer engaged in it.
 ///
 /// Destroying runs like a message to the element (forwarded after it when it moves); the
 /// element's `on_destroy()` runs first when the type has one. Insertions and destructions are
@@ -85,7 +87,8 @@ class Membership {
   std::vector<Held> release(std::uint64_t element);
   std::size_t held() const { return held_count_; }
 
-  /// Runs each released message again through its invoker, in its own epoch.
+  /// Runs each released message again through its invoker, in the current epoch (the
+  /// releaser's), in arrival order.
   static void replay(Runtime& rt, std::vector<Held>& messages);
 
   /// Counts and logs one dead letter: `what` says which message and why ("... was destroyed").

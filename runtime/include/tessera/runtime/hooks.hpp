@@ -75,11 +75,6 @@ class RuntimeHooks {
   void set_current_epoch(EpochId epoch) { rt_.current_epoch_ = epoch; }
   /// The observer of counted messages (nullptr removes it).
   void set_observer(MessageObserver* observer) { rt_.outbox_.set_observer(observer); }
-  /// True once `epoch` has ended on this rank (the observer says; false without one).
-  bool epoch_ended(EpochId epoch) const {
-    const MessageObserver* observer = rt_.outbox_.observer();
-    return observer != nullptr && observer->ended(epoch);
-  }
   /// Turns on idle accounting on either clock (the instrumentation's).
   void account_idle(bool wall_clock, bool cpu_clock) { rt_.idle_.clock().account(wall_clock, cpu_clock); }
 

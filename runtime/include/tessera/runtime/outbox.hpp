@@ -43,8 +43,6 @@ class MessageObserver {
   virtual void on_deliver(const Envelope& envelope, int source) = 0;
   /// Its handler has returned.
   virtual void on_delivered(const Envelope& envelope, int source) = 0;
-  /// True once `epoch` has ended on this rank: nothing may be sent in it again.
-  virtual bool ended(EpochId) const { return false; }
 };
 
 namespace detail {
