@@ -7,6 +7,8 @@
 
 #include "tessera/pic/driver/modes.hpp"
 
+#include <tessera/tessera.hpp>
+
 int main(int argc, char** argv) {
   const auto started = tessera::pic::driver::Clock::now();  // init_s counts MPI_Init too
   // Particle buffers (departures, arrivals, grown tiles) are freed and allocated again every step.
@@ -15,7 +17,8 @@ int main(int argc, char** argv) {
   // the SPMD tile's. Both modes run with the same settings, so the comparison stays fair.
   mallopt(M_MMAP_THRESHOLD, 32 << 20);
   mallopt(M_TRIM_THRESHOLD, 1 << 30);
-  MPI_Init(&argc, &argv);
+  int provided = MPI_THREAD_SINGLE;
+  MPI_Init_thread(&argc, &argv, tessera::Context::mpi_thread_level(argc, argv), &provided);
   int code = 1;
   try {
     code = tessera::pic::driver::run(argc, argv, MPI_COMM_WORLD, started);

@@ -1,5 +1,7 @@
 #include <tessera/tessera.hpp>
 
+#include "pending_expand.hpp"
+
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
@@ -55,11 +57,9 @@ void Context::start(int& argc, char**& argv, MPI_Comm app_comm, const ContextOpt
   runtime_ = std::make_unique<Runtime>(argc, argv, std::move(options));
   app_comm_ = app_comm != MPI_COMM_NULL ? app_comm : MPI_COMM_WORLD;
   if (runtime_->joined()) {
-    // Started by an expand (context_elastic.cpp): the application's communicator joins the
-    // running ranks' as the runtime's did, in the same order.
-    MPI_Comm parent = MPI_COMM_NULL;
-    MPI_Comm_get_parent(&parent);
-    MPI_Intercomm_merge(parent, 1, &app_comm_);
+    // Started by an expand (context_elastic.cpp): the application's communicator was made at
+    // the join, beside the runtime's, as the running ranks made theirs.
+    app_comm_ = runtime_->take_joined_app_comm();
     owns_app_comm_ = true;
   }
   learn_job();
@@ -108,6 +108,7 @@ Context::~Context() {
 FinalizeStatus Context::finalize() {
   if (finalized_) return *finalized_;
   if (runtime_->left()) return *(finalized_ = FinalizeStatus{});  // its outputs went with the rank set
+  if (pending_expand_) abandon_expand();
   if (Tracer* tracer = runtime_->tracer()) {
     const std::int64_t phase = phases_->phase();
     tracer->async_end("phase", fmt::format("phase {}", phase), static_cast<std::uint64_t>(phase));
@@ -219,9 +220,13 @@ collections::PhaseRecord Context::phase_end() {
     TraceSlice lb(tracer, due.leaving.empty() ? "lb" : "evacuation");
     lb_manager_->phase_end(record, due.leaving);
     lb.end();
-    TraceSlice rescale(rescaling ? tracer : nullptr, "rescale");
+    // An expand spawning in the background completes at the first phase end every rank's spawn
+    // has returned by.
+    const bool expanding = !rescaling && pending_expand_ && expand_spawned();
+    TraceSlice rescale(rescaling || expanding ? tracer : nullptr, "rescale");
     if (!due.leaving.empty()) shrink(record.phase, due.leaving, decision_s);
     if (due.joining > 0) expand(record.phase, due.joining, due.host, decision_s);
+    if (expanding) finish_expand(record.phase);
     rescale.end();
     if (runtime_->left()) return record;
   }

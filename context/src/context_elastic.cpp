@@ -2,6 +2,8 @@
 // (context/elastic.hpp).
 #include <tessera/tessera.hpp>
 
+#include "pending_expand.hpp"
+
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 #include <spdlog/spdlog.h>
@@ -50,6 +52,28 @@ std::vector<std::string> read_control(Runtime& rt, const std::string& path) {
 }
 
 }  // namespace
+
+int Context::mpi_thread_level(int argc, char** argv) {
+  std::vector<char*> copy(argv, argv + argc);
+  copy.push_back(nullptr);
+  int count = argc;
+  // Every group the Context parses, so that no other group's flag reads as unknown.
+  RuntimeFlags runtime;
+  TraceFlags trace;
+  collections::CollectionFlags collection;
+  lb::LbDataFlags lb_data;
+  TerminationFlags termination;
+  lb::LbFlags lb;
+  lb::CheckpointFlags checkpoint;
+  collections::steal::StealFlags steal;
+  ElasticFlags elastic;
+  try {
+    parse_flags(count, copy.data(), {&runtime, &trace, &collection, &lb_data, &termination, &lb, &checkpoint, &steal, &elastic});
+  } catch (const Error&) {
+    return MPI_THREAD_SINGLE;
+  }
+  return elastic.needs_mpi_thread_multiple() ? MPI_THREAD_MULTIPLE : MPI_THREAD_SINGLE;
+}
 
 void Context::request_shrink(std::vector<int> ranks) {
   std::vector<int> seen;
@@ -147,7 +171,9 @@ Context::DueRescale Context::due_rescale(std::int64_t phase) {
   const int size = runtime_->size();
   for (const Due& d : due) {
     std::string refused;
-    if (d.request.kind == ElasticRequest::Kind::expand) {
+    if (pending_expand_) {
+      refused = "an expand's processes are still starting (--tessera_elastic_spawn=background); ask again after it";
+    } else if (d.request.kind == ElasticRequest::Kind::expand) {
       if (!result.leaving.empty() || result.joining > 0) refused = "one rescale per phase end, and this one already has one";
       else refused = expand_refusal(d.request.processes, d.request.host);
       if (refused.empty()) {
@@ -264,49 +290,97 @@ std::vector<std::string> own_command_line() {
 
 }  // namespace
 
-void Context::expand(std::int64_t phase, int joining, const std::string& host, double decision_s) {
-  const RankChange change = RankChange::expand(runtime_->size(), joining);
-  RescaleReport report(phase, change);
-  // The same program and arguments, marked so its runtime joins this job instead of starting one.
-  std::vector<std::string> args = own_command_line();
-  std::error_code error;
-  const std::string program = std::filesystem::read_symlink("/proc/self/exe", error).string();
-  if (args.empty() || program.empty()) fatal("tessera elastic: expand: this process's command line cannot be read from /proc/self");
+void Context::PendingExpand::run() {
+  const double start = wall_time();
   std::vector<char*> argv;
-  bool marked = false;
-  for (std::size_t i = 1; i < args.size(); ++i) {
-    marked = marked || args[i] == "--tessera_elastic_joined";
-    argv.push_back(args[i].data());
-  }
-  std::string mark = "--tessera_elastic_joined";
-  if (!marked) argv.push_back(mark.data());
+  for (std::string& a : args) argv.push_back(a.data());
   argv.push_back(nullptr);
   MPI_Info info = MPI_INFO_NULL;
   if (!host.empty()) {
     MPI_Info_create(&info);
     MPI_Info_set(info, "host", host.c_str());
   }
-  const double spawn_start = wall_time();
-  TraceSlice spawn_slice(runtime_->tracer(), "spawn");
   MPI_Comm joiners = MPI_COMM_NULL;
   std::vector<int> codes(static_cast<std::size_t>(joining), MPI_SUCCESS);
-  MPI_Comm_set_errhandler(runtime_->comm(), MPI_ERRORS_RETURN);
-  const int spawned = MPI_Comm_spawn(program.c_str(), argv.data(), joining, info, 0, runtime_->comm(), &joiners, codes.data());
-  MPI_Comm_set_errhandler(runtime_->comm(), MPI_ERRORS_ARE_FATAL);
+  error = MPI_Comm_spawn(program.c_str(), argv.data(), joining, info, 0, spawn_comm, &joiners, codes.data());
   if (info != MPI_INFO_NULL) MPI_Info_free(&info);
-  if (spawned != MPI_SUCCESS) {
+  if (error != MPI_SUCCESS) {
     std::array<char, MPI_MAX_ERROR_STRING> text{};
     int length = 0;
-    MPI_Error_string(spawned, text.data(), &length);
-    if (runtime_->rank() == 0)
-      runtime_->log().warn("tessera elastic: phase {}: expand {} failed: MPI_Comm_spawn: {}; the run goes on with {} ranks", phase,
-                           joining, std::string(text.data(), static_cast<std::size_t>(length)), change.old_size);
+    MPI_Error_string(error, text.data(), &length);
+    error_text.assign(text.data(), static_cast<std::size_t>(length));
+  } else {
+    MPI_Intercomm_merge(joiners, 0, &merged);
+    MPI_Comm_free(&joiners);
+    MPI_Comm_dup(merged, &app);
+  }
+  spawn_s = wall_time() - start;
+  done.store(true, std::memory_order_release);
+}
+
+void Context::expand(std::int64_t phase, int joining, const std::string& host, double decision_s) {
+  auto pending = std::make_unique<PendingExpand>();
+  pending->phase = phase;
+  pending->joining = joining;
+  pending->host = host;
+  pending->decision_s = decision_s;
+  // The same program and arguments, marked so its runtime joins this job instead of starting one.
+  std::vector<std::string> args = own_command_line();
+  std::error_code error;
+  pending->program = std::filesystem::read_symlink("/proc/self/exe", error).string();
+  if (args.empty() || pending->program.empty()) fatal("tessera elastic: expand: this process's command line cannot be read from /proc/self");
+  pending->args.assign(args.begin() + 1, args.end());
+  if (std::find(pending->args.begin(), pending->args.end(), "--tessera_elastic_joined") == pending->args.end())
+    pending->args.emplace_back("--tessera_elastic_joined");
+  int level = MPI_THREAD_SINGLE;
+  MPI_Query_thread(&level);
+  pending->background = elastic_flags_.spawn == "background" && level == MPI_THREAD_MULTIPLE;
+  if (elastic_flags_.spawn == "background" && !pending->background && runtime_->rank() == 0)
+    runtime_->log().warn("tessera elastic: phase {}: expand {} spawns inline: MPI was initialized without MPI_THREAD_MULTIPLE "
+                         "(by the program, before the Context), which a background spawn needs", phase, joining);
+  MPI_Comm_dup(runtime_->comm(), &pending->spawn_comm);
+  MPI_Comm_set_errhandler(pending->spawn_comm, MPI_ERRORS_RETURN);
+  Tracer* tracer = runtime_->tracer();
+  if (pending->background) {
+    // The trace's spawn slice is async: the phases run on this thread meanwhile.
+    if (tracer) tracer->async_begin("rescale", "spawn", static_cast<std::uint64_t>(runtime_->rescales() + 1));
+    pending->helper = std::thread([p = pending.get()] { p->run(); });
+    pending_expand_ = std::move(pending);
     return;
   }
-  const double spawn_s = wall_time() - spawn_start;
-  spawn_slice.end();
+  {
+    TraceSlice spawn_slice(tracer, "spawn");
+    pending->run();
+  }
+  pending_expand_ = std::move(pending);
+  finish_expand(phase);
+}
+
+bool Context::expand_spawned() {
+  int spawned = pending_expand_->done.load(std::memory_order_acquire) ? 1 : 0;
+  MPI_Allreduce(MPI_IN_PLACE, &spawned, 1, MPI_INT, MPI_MIN, runtime_->comm());
+  if (spawned == 0) ++pending_expand_->overlapped_phases;
+  return spawned != 0;
+}
+
+void Context::finish_expand(std::int64_t phase) {
+  const std::unique_ptr<PendingExpand> pending = std::move(pending_expand_);
+  if (pending->helper.joinable()) pending->helper.join();
+  MPI_Comm_free(&pending->spawn_comm);
+  if (pending->background)
+    if (Tracer* tracer = runtime_->tracer()) tracer->async_end("rescale", "spawn", static_cast<std::uint64_t>(runtime_->rescales() + 1));
+  const RankChange change = RankChange::expand(runtime_->size(), pending->joining);
+  if (pending->error != MPI_SUCCESS) {
+    if (runtime_->rank() == 0)
+      runtime_->log().warn("tessera elastic: phase {}: expand {} failed: MPI_Comm_spawn: {}; the run goes on with {} ranks",
+                           pending->phase, pending->joining, pending->error_text, change.old_size);
+    return;
+  }
+  RescaleReport report(phase, change);
+  report.background = pending->background;
+  report.overlapped_phases = pending->overlapped_phases;
   JoinState handed;
-  processes_started_ += joining;
+  processes_started_ += pending->joining;
   if (runtime_->rank() == 0) {
     handed["app"] = join_state_();
     const std::string job = fmt::format("{} {}", processes_started_, fmt::join(job_hosts_, " "));
@@ -314,17 +388,14 @@ void Context::expand(std::int64_t phase, int joining, const std::string& host, d
     handed["context"].assign(raw, raw + job.size());
   }
   close_rank_set();
-  const RescaleTimes times = runtime_->rescale(change, joiners, std::move(handed));
+  const RescaleTimes times = runtime_->rescale(change, pending->merged, std::move(handed));
   open_rank_set();
   // The slowest old rank's stages (over the old ranks' communicator: the new processes have no
-  // stages to compare), then the application's communicator follows the runtime's.
-  std::array<double, 4> stages{decision_s, spawn_s, times.handover_s, times.cut_s};
+  // stages to compare), then the application's communicator is the one made beside the merge.
+  std::array<double, 4> stages{pending->decision_s, pending->spawn_s, times.handover_s, times.cut_s};
   MPI_Allreduce(MPI_IN_PLACE, stages.data(), static_cast<int>(stages.size()), MPI_DOUBLE, MPI_MAX, app_comm_);
-  MPI_Comm next = MPI_COMM_NULL;
-  MPI_Intercomm_merge(joiners, 0, &next);
-  MPI_Comm_free(&joiners);
   if (owns_app_comm_) MPI_Comm_free(&app_comm_);
-  app_comm_ = next;
+  app_comm_ = pending->app;
   owns_app_comm_ = true;
   if (!lb_flags_.name.empty()) lb_manager_->request();  // the next phase end fills the new ranks
   report.decision_s = stages[0];
@@ -332,6 +403,19 @@ void Context::expand(std::int64_t phase, int joining, const std::string& host, d
   report.quiescence_s = stages[2];
   report.cut_s = stages[3];
   publish(report);
+}
+
+void Context::abandon_expand() {
+  const std::unique_ptr<PendingExpand> pending = std::move(pending_expand_);
+  if (pending->helper.joinable()) pending->helper.join();
+  MPI_Comm_free(&pending->spawn_comm);
+  if (pending->error != MPI_SUCCESS) return;
+  if (runtime_->rank() == 0)
+    runtime_->log().warn("tessera elastic: the run ended while expand {} (phase {}) was starting its processes; they end without joining",
+                         pending->joining, pending->phase);
+  Runtime::turn_away(pending->merged, runtime_->size(), runtime_->rank());
+  MPI_Comm_free(&pending->merged);
+  MPI_Comm_free(&pending->app);
 }
 
 }  // namespace tessera

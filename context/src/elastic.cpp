@@ -63,7 +63,17 @@ void ElasticFlags::describe(FlagTable& table) {
   table.option("--tessera_elastic_control", control,
                "A file rank 0 reads at every phase end for rescale requests (\"shrink 1,3\"), then removes")
       .shown_as("PATH");
+  table.option("--tessera_elastic_spawn", spawn,
+               "How an expand starts its processes: inline (at the phase end; the run waits for the spawn) or "
+               "background (a helper thread, while phases run; needs MPI_THREAD_MULTIPLE, which the runtime "
+               "then asks MPI_Init_thread for)")
+      .shown_as("inline|background");
   table.flag("--tessera_elastic_joined", joined, "Set by an expand on the processes it starts (not for users)");
+}
+
+void ElasticFlags::validate() const {
+  if (spawn != "inline" && spawn != "background")
+    throw Error(fmt::format("--tessera_elastic_spawn={}: expected inline or background", spawn));
 }
 
 void ElasticFlags::resolve() {
@@ -88,9 +98,12 @@ void ElasticFlags::resolve() {
 std::string RescaleReport::line() const {
   if (joining > 0)
     return fmt::format(
-        "tessera elastic: phase {} expand {} -> {} ranks ({} process(es) joined): decision {:.3f} ms, spawn {:.3f} ms, "
+        "tessera elastic: phase {} expand {} -> {} ranks ({} process(es) joined): decision {:.3f} ms, spawn {}, "
         "quiescence {:.3f} ms, merge {:.3f} ms; the next phase end balances",
-        phase, old_size, new_size, joining, decision_s * 1e3, spawn_s * 1e3, quiescence_s * 1e3, cut_s * 1e3);
+        phase, old_size, new_size, joining, decision_s * 1e3,
+        background ? fmt::format("{:.3f} ms in the background over {} phase end(s)", spawn_s * 1e3, overlapped_phases)
+                   : fmt::format("{:.3f} ms", spawn_s * 1e3),
+        quiescence_s * 1e3, cut_s * 1e3);
   return fmt::format(
       "tessera elastic: phase {} shrink {} -> {} ranks (rank(s) {} left): decision {:.3f} ms, evacuation {:.3f} ms "
       "({} migrations), quiescence {:.3f} ms, cut {:.3f} ms",
@@ -105,7 +118,8 @@ std::string RescaleReport::json() const {
                               {"evacuation_s", evacuation_s}, {"quiescence_s", quiescence_s},
                               {"cut_s", cut_s},               {"first_phase_s", first_phase_s},
                               {"migrations", migrations},     {"joining", joining},
-                              {"spawn_s", spawn_s}};
+                              {"spawn_s", spawn_s},           {"spawn_background", background},
+                              {"overlapped_phases", overlapped_phases}};
   return out.dump();
 }
 

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <string_view>
 #include <thread>
@@ -56,20 +57,37 @@ JoinState decode_join_state(std::span<const std::byte> in) {
   return state;
 }
 
-// Collective over the running ranks and the new processes (root: running rank 0).
-void hand_over(MPI_Comm joining, int rank, const JoinState& state) {
-  std::vector<std::byte> bytes = encode_join_state(state);
-  std::uint64_t length = bytes.size();
-  const int root = rank == 0 ? MPI_ROOT : MPI_PROC_NULL;
-  MPI_Bcast(&length, 1, MPI_UINT64_T, root, joining);
-  MPI_Bcast(bytes.data(), static_cast<int>(length), MPI_BYTE, root, joining);
+// The JoinState goes from running rank 0 to each new process over the merged communicator,
+// before the runtime's transports use it.
+constexpr int kJoinStateTag = 0x7e55;
+
+// Waits for `request` without holding a core: a new process may wait here for many phases, on
+// a node whose cores the running ranks use.
+void wait_napping(MPI_Request& request, std::chrono::milliseconds nap) {
+  int done = 0;
+  MPI_Test(&request, &done, MPI_STATUS_IGNORE);
+  for (int spins = 0; !done; ++spins) {
+    if (spins > 100) std::this_thread::sleep_for(nap);
+    MPI_Test(&request, &done, MPI_STATUS_IGNORE);
+  }
 }
 
-JoinState take_over(MPI_Comm parent) {
+void hand_over(MPI_Comm merged, int old_size, int new_size, const JoinState& state) {
+  std::vector<std::byte> bytes = encode_join_state(state);
+  std::uint64_t length = bytes.size();
+  for (int r = old_size; r < new_size; ++r) {
+    MPI_Send(&length, 1, MPI_UINT64_T, r, kJoinStateTag, merged);
+    MPI_Send(bytes.data(), static_cast<int>(length), MPI_BYTE, r, kJoinStateTag, merged);
+  }
+}
+
+JoinState take_over(MPI_Comm merged) {
   std::uint64_t length = 0;
-  MPI_Bcast(&length, 1, MPI_UINT64_T, 0, parent);
+  MPI_Request request = MPI_REQUEST_NULL;
+  MPI_Irecv(&length, 1, MPI_UINT64_T, 0, kJoinStateTag, merged, &request);
+  wait_napping(request, std::chrono::milliseconds(1));
   std::vector<std::byte> bytes(length);
-  MPI_Bcast(bytes.data(), static_cast<int>(length), MPI_BYTE, 0, parent);
+  MPI_Recv(bytes.data(), static_cast<int>(length), MPI_BYTE, 0, kJoinStateTag, merged, MPI_STATUS_IGNORE);
   return decode_join_state(bytes);
 }
 
@@ -116,15 +134,37 @@ RankChange RankChange::expand(int size, int joining) {
   return change;
 }
 
-int Runtime::join_running_job(int argc, char** argv) {
-  bool marked = false;
-  for (int i = 1; i < argc && argv[i] != nullptr; ++i) marked = marked || argv[i] == kJoinedFlag;
+void Runtime::turn_away(MPI_Comm merged, int old_size, int rank) {
+  int new_size = 0;
+  MPI_Comm_size(merged, &new_size);
+  if (rank == 0) hand_over(merged, old_size, new_size, JoinState{});
+}
+
+bool Runtime::started_by_expand(int argc, char** argv) {
+  for (int i = 1; i < argc && argv[i] != nullptr; ++i)
+    if (argv[i] == kJoinedFlag) return true;
+  return false;
+}
+
+int Runtime::join_running_job(bool marked) {
   if (!marked) return 0;
   MPI_Comm parent = MPI_COMM_NULL;
   MPI_Comm_get_parent(&parent);
   if (parent == MPI_COMM_NULL)
     throw Error(std::string(kJoinedFlag) + " is set by an expand on the processes it starts; this process was not started by one");
-  joined_state_ = take_over(parent);
+  // The merges come first, as soon as this process is up: the running ranks make them while
+  // their phases go on (context_elastic.cpp), and hand over their state at a later phase end.
+  MPI_Intercomm_merge(parent, 1, &comm_);
+  MPI_Comm_dup(comm_, &joined_app_comm_);
+  joined_state_ = take_over(comm_);
+  if (joined_state_.empty()) {
+    // Turned away (turn_away): the run ended while this process was starting. Nothing of it
+    // was built yet; it ends as a process of a finished job does.
+    MPI_Comm_free(&joined_app_comm_);
+    MPI_Comm_free(&comm_);
+    MPI_Finalize();
+    std::_Exit(0);
+  }
   RuntimeJoinState mine;
   const std::span<const std::byte> bytes = joined_state("runtime");
   if (bytes.size() != sizeof mine) fatal("a joining process received no runtime state from the running ranks");
@@ -132,7 +172,6 @@ int Runtime::join_running_job(int argc, char** argv) {
   rescales_ = mine.rescales;
   home_ranks_ = mine.home_ranks;
   collectives().continue_at(mine.collectives);
-  MPI_Intercomm_merge(parent, 1, &comm_);
   joined_ = true;
   return mine.running;
 }
@@ -142,7 +181,7 @@ std::span<const std::byte> Runtime::joined_state(const std::string& key) const {
   return it == joined_state_.end() ? std::span<const std::byte>() : std::span<const std::byte>(it->second);
 }
 
-RescaleTimes Runtime::rescale(const RankChange& change, MPI_Comm joining, JoinState handed) {
+RescaleTimes Runtime::rescale(const RankChange& change, MPI_Comm merged, JoinState handed) {
   const auto seconds_since = [](std::chrono::steady_clock::time_point t) {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
   };
@@ -157,14 +196,14 @@ RescaleTimes Runtime::rescale(const RankChange& change, MPI_Comm joining, JoinSt
   drain();
   const bool expand = change.joining() > 0;
   if (expand) {
-    if (joining == MPI_COMM_NULL) fatal("rescale: an expand to {} ranks without the new processes' intercommunicator", change.new_size);
-    // The new processes wait in their start-up for this, then for the merge below.
+    if (merged == MPI_COMM_NULL) fatal("rescale: an expand to {} ranks without the communicator merged with the new processes", change.new_size);
+    // The new processes wait for this in their start-up, already merged.
     JoinState state = std::move(handed);
     RuntimeJoinState mine{rescales_ + 1, home_ranks_, collectives().next_sequence(), size_};
     const auto* raw = reinterpret_cast<const std::byte*>(&mine);
     state["runtime"].assign(raw, raw + sizeof mine);
     for (const RescaleListener* listener : rescale_listeners_) listener->join_state(state);
-    hand_over(joining, rank_, state);
+    if (rank_ == 0) hand_over(merged, change.old_size, change.new_size, state);
   }
   times.handover_s = seconds_since(handover);
   quiescence.end();
@@ -180,7 +219,7 @@ RescaleTimes Runtime::rescale(const RankChange& change, MPI_Comm joining, JoinSt
   // Every rank takes its transports down together: a node's rings are released collectively.
   transport_.reset();
   MPI_Comm next = MPI_COMM_NULL;
-  if (expand) MPI_Intercomm_merge(joining, 0, &next);
+  if (expand) next = merged;
   else MPI_Comm_split(comm_, next_rank < 0 ? MPI_UNDEFINED : 0, rank_, &next);
   MPI_Comm_free(&comm_);
   ++rescales_;
@@ -232,12 +271,7 @@ void Runtime::wait_for_every_process() {
   // tested between naps, holds the process at the same point without holding a core.
   MPI_Request request = MPI_REQUEST_NULL;
   MPI_Ibarrier(origin_, &request);
-  int done = 0;
-  MPI_Test(&request, &done, MPI_STATUS_IGNORE);
-  for (int spins = 0; !done; ++spins) {
-    if (spins > 100) std::this_thread::sleep_for(std::chrono::milliseconds(left_ ? 5 : 1));
-    MPI_Test(&request, &done, MPI_STATUS_IGNORE);
-  }
+  wait_napping(request, std::chrono::milliseconds(left_ ? 5 : 1));
   MPI_Comm_free(&origin_);
 }
 

@@ -6,6 +6,7 @@
 #include <spdlog/sinks/stdout_sinks.h>
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
@@ -95,34 +96,41 @@ void Runtime::stop(const std::string& message) const { exit_after_error(rank_ ==
 Runtime::Runtime(int& argc, char**& argv, RuntimeOptions options) {
   int initialized = 0;
   MPI_Initialized(&initialized);
-  MPI_Comm base = MPI_COMM_WORLD;
-  if (options.app_comm != MPI_COMM_NULL) {
-    if (!initialized) throw Error("interop mode needs MPI_Init before the Tessera runtime is created");
-    base = options.app_comm;
-  } else if (!initialized) {
-    MPI_Init(&argc, &argv);
-    owns_mpi_ = true;
-  }
-  // A process an expand started merges with the running ranks; its `base` is only its own.
-  const int running = join_running_job(argc, argv);
-  if (!joined_) MPI_Comm_dup(base, &comm_);
-  MPI_Comm_dup(base, &origin_);
-  MPI_Comm_rank(comm_, &rank_);
-  MPI_Comm_size(comm_, &size_);
-  if (!joined_) home_ranks_ = size_;
-  nodes_ = NodeMap::of(comm_);  // collective: every rank gets here, before the flags are parsed
-
+  if (options.app_comm != MPI_COMM_NULL && !initialized)
+    throw Error("interop mode needs MPI_Init before the Tessera runtime is created");
+  // The flags are parsed before MPI_Init (parsing uses no MPI), since a group may need
+  // MPI_THREAD_MULTIPLE; a bad flag is reported once every rank is up, below.
+  const bool joining = started_by_expand(argc, argv);
   if (options.flags) flags_ = *options.flags;
   TraceFlags trace_flags = options.trace_flags ? *options.trace_flags : TraceFlags{};
   std::vector<FlagGroup*> groups{&flags_, &trace_flags};
   groups.insert(groups.end(), options.flag_groups.begin(), options.flag_groups.end());
   ParsedFlags parsed;
+  std::string flag_error;
   try {
     parsed = parse_flags(argc, argv, groups);
   } catch (const Error& e) {
-    // Every rank parses the same argv, so every rank gets here: one message, all exit non-zero.
-    fail_start_up(e.what(), 0, options.exit_on_flag_error);
+    flag_error = e.what();
   }
+  MPI_Comm base = options.app_comm != MPI_COMM_NULL ? options.app_comm : MPI_COMM_WORLD;
+  if (!initialized) {
+    const bool multiple =
+        flag_error.empty() && std::any_of(groups.begin(), groups.end(), [](const FlagGroup* g) { return g->needs_mpi_thread_multiple(); });
+    int provided = MPI_THREAD_SINGLE;
+    if (multiple) MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
+    else MPI_Init(&argc, &argv);
+    owns_mpi_ = true;
+  }
+  // A process an expand started merges with the running ranks; its `base` is only its own.
+  const int running = join_running_job(joining);
+  if (!joined_) MPI_Comm_dup(base, &comm_);
+  MPI_Comm_dup(base, &origin_);
+  MPI_Comm_rank(comm_, &rank_);
+  MPI_Comm_size(comm_, &size_);
+  if (!joined_) home_ranks_ = size_;
+  nodes_ = NodeMap::of(comm_);  // collective: every rank gets here, before a bad flag stops them
+  // Every rank parses the same argv, so every rank gets here: one message, all exit non-zero.
+  if (!flag_error.empty()) fail_start_up(flag_error, 0, options.exit_on_flag_error);
   help_shown_ = parsed.help;
   if (help_shown_ && rank_ == 0) {
     std::fputs(parsed.help_text.c_str(), stdout);

@@ -1,6 +1,8 @@
 // The start-up the MPI applications share.
 #include "tessera/apps/spmd_app.hpp"
 
+#include <tessera/tessera.hpp>
+
 #include <cstdio>
 
 #include <mpi.h>
@@ -23,7 +25,8 @@ std::vector<std::string> context_arguments(std::string_view program, const std::
 }
 
 int mpi_main(int argc, char** argv, int (*run)(int argc, char** argv)) {
-  MPI_Init(&argc, &argv);
+  int provided = MPI_THREAD_SINGLE;
+  MPI_Init_thread(&argc, &argv, tessera::Context::mpi_thread_level(argc, argv), &provided);
   const int code = run(argc, argv);
   MPI_Finalize();
   return code;

@@ -203,8 +203,20 @@ class Context {
   /// `processes` new processes of this program join at the next phase end (every rank makes the
   /// same request), on `host` or on the job's free slots (context/elastic.hpp gives what an
   /// expand needs). They get ranks size()..size()+processes-1 and the next phase end balances
-  /// elements onto them. Throws tessera::Error for fewer than one process.
+  /// elements onto them. With --tessera_elastic_spawn=background that phase end only starts
+  /// them, and they join at the first phase end after their start (expanding() until then).
+  /// Throws tessera::Error for fewer than one process.
   void request_expand(int processes, std::string host = {});
+  /// The MPI thread level the `--tessera_` flags in argv need: MPI_THREAD_MULTIPLE with
+  /// --tessera_elastic_spawn=background, else MPI_THREAD_SINGLE. A program that initializes MPI
+  /// itself passes it to MPI_Init_thread (a Context that initializes MPI asks for it itself).
+  /// Reads argv through the same parser as the Context, on a copy; a bad flag gives
+  /// MPI_THREAD_SINGLE here and its message when the Context starts.
+  static int mpi_thread_level(int argc, char** argv);
+  /// True while an expand's processes start in the background: a later phase end (the first
+  /// that finds them started on every rank) completes it. A program whose phase ends are not
+  /// all alike ends empty phases until this is false, as tessera-soak does.
+  bool expanding() const { return pending_expand_ != nullptr; }
   /// True in a process that joined the run at an expand. Its Context continues the run's phase
   /// numbering and holds no element; the program skips its set-up's collective steps (placing,
   /// reading input) and enters its loop after the phase the expand ended, with join_state().
@@ -281,7 +293,17 @@ class Context {
   // Why an expand of `processes` on `host` cannot be met now, or "" (context_elastic.cpp).
   std::string expand_refusal(int processes, const std::string& host) const;
   void shrink(std::int64_t phase, const std::vector<int>& leaving, double decision_s);
+  // An expand: the spawn and the merges (on a helper thread with --tessera_elastic_spawn=background),
+  // then, at once or at the first phase end every rank's helper is done, the state handed over
+  // and the runtime moved to the merged communicator (context_elastic.cpp).
+  struct PendingExpand;
   void expand(std::int64_t phase, int joining, const std::string& host, double decision_s);
+  // Collective: true when the pending expand's spawn has returned on every rank.
+  bool expand_spawned();
+  void finish_expand(std::int64_t phase);
+  // At the end of the run with an expand still starting: waits for its spawn and sends the new
+  // processes away with an empty state.
+  void abandon_expand();
   // Rank 0 prints the rescale's line and appends its JSON to --tessera_lb_stats_file.
   void publish(const RescaleReport& report);
   // LB data through a rescale: every rank writes its rank set's file before the cut (a failure is
@@ -320,6 +342,7 @@ class Context {
   std::vector<std::string> job_hosts_;  // the hosts the job's first processes started on
   MPI_Comm app_comm_ = MPI_COMM_NULL;
   bool owns_app_comm_ = false;  // a split made at a rescale
+  std::unique_ptr<PendingExpand> pending_expand_;
   std::vector<RescaleReport> rescale_log_;
   double rescaled_at_ = -1.0;  // wall clock when the last rescale ended, until the next phase end
 };

@@ -114,6 +114,13 @@ assert last[1] < last[2] and last[3] < last[2], last
 print("trace: 4 processes, names", names, "; stages on rank 0:", {s: count[(0, s)] for s in ("decision", "evacuation", "rescale", "quiescence", "cut")})
 PY
     ;;
+  turned-away)
+    # An expand in the background that the run's end overtakes: the new process is turned away
+    # and ends with status 0, the running ranks' results are those of the fixed run.
+    MPIRUN=$SPAWN_MPIRUN run away 4 --expand-at-end --tessera_elastic_spawn=background
+    expect_same away 4
+    grep -q "they end without joining" "$dir/away.out" || { cat "$dir/away.out"; fail "no line for the new process turned away"; }
+    ;;
   *) fail "unknown case" ;;
 esac
 echo "elastic $case passed"

@@ -96,6 +96,7 @@ struct Options {
   std::int64_t shrink_phase = -1;  // --shrink-from-code P:R,R
   std::vector<int> shrink_ranks;
   double hold_s = 0.0;             // --hold S: rank 0 sleeps S seconds after the last phase
+  bool expand_at_end = false;      // --expand-at-end: an expand asked for at the last phase end
 };
 
 // When a rank left: the process CPU time and the wall clock then (before its Context's end waits).
@@ -110,6 +111,7 @@ int run(int& argc, char**& argv, const Options& options, Leave& leave, int& rank
   if (ctx.help_shown()) return 0;
   tessera::Runtime& rt = ctx.runtime();
   rank_at_start = rt.rank();
+  if (options.expand_at_end) ctx.set_join_state([] { return std::vector<std::byte>(); });
   auto cells = ctx.make_collection<Cell>(Index1D{kCells});
   auto tokens = ctx.make_dynamic_collection<Token>(Index1D{kTokens});
   std::int64_t phase = 0;
@@ -162,6 +164,9 @@ int run(int& argc, char**& argv, const Options& options, Leave& leave, int& rank
   // rank has checked the states the pings change.
   rt.collectives().allreduce(0, tessera::op::sum{});
   for (std::int64_t i = 0; i < kCells; ++i) cells[Index1D{i}].send<&Cell::add>(std::uint64_t{1});
+  // In the background, this last phase end only starts the expand: the run ends first and
+  // turns the new process away.
+  if (options.expand_at_end) ctx.request_expand(1);
   ctx.phase_end();
   std::uint64_t extra = 0;
   cells.manager().for_each_local([&](Cell& c) { extra += c.received - expected_cell(c.index()[0], phase).received; });
@@ -191,7 +196,9 @@ int main(int argc, char** argv) {
   std::vector<char*> args{argv[0]};
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
-    if (a == "--phases" && i + 1 < argc) {
+    if (a == "--expand-at-end") {
+      options.expand_at_end = true;
+    } else if (a == "--phases" && i + 1 < argc) {
       options.phases = std::stoll(argv[++i]);
     } else if (a == "--hold" && i + 1 < argc) {
       options.hold_s = std::stod(argv[++i]);

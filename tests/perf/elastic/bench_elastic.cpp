@@ -22,12 +22,25 @@
 //                              resumed steps only; start-up, MPI_Init and reading the checkpoint
 //                              are excluded from both sides, as total_s excludes them)
 //   expand_s                then, on the 2 ranks left, 2 new processes join (Context::request_expand:
-//                           MPI_Comm_spawn, the JoinState handed over, the communicators merged) and
-//                           a RotateLB phase end moves all 32 blocks again, half of them onto the new
-//                           ranks: both phase ends, the slowest old rank's wall clock. The new
-//                           processes' start-up (exec, MPI_Init, the program's own set-up) is inside
-//                           it, in expand_spawn_ms (MPI_Comm_spawn) and expand_merge_ms (until
-//                           they reach the merge, then transports and tables on 4 ranks)
+//                           MPI_Comm_spawn and the merges on a helper thread, --tessera_elastic_spawn=
+//                           background, while the 2 ranks run busy phases of 20 ms each; then the
+//                           JoinState handed over and the runtime moved to 4 ranks at the first
+//                           phase end after) and a RotateLB phase end moves all 32 blocks again,
+//                           half of them onto the new ranks. The slowest old rank's wall clock from
+//                           the phase the request is made in to the end of the filling phase end,
+//                           less expand_busy_phases x busy_phase_s (those phases' time measured
+//                           just before without an expand): what the expand added to the run,
+//                           the slowdown of the phases the spawn overlapped included.
+//                           expand_spawn_ms is the helper's spawn and merges; expand_merge_ms the
+//                           runtime's move to 4 ranks (transports and tables).
+//   expand_phase_ends_s     of it, the two phase ends the run waits at: the one that completes the
+//                           expand (its time less a busy phase's) and the filling one; the rest of
+//                           expand_s is the slowdown of the phases the spawn overlapped (here the
+//                           new processes start on the 2 cores the running ranks busy)
+//   joiners_start_cpu_s     the 2 new processes' CPU time until their Context was up (exec, MPI_Init,
+//                           the merges, the naps), summed: CPU the running ranks' cores gave them
+//   expand_inline_s         the same with --tessera_elastic_spawn=inline (the phase end waits for
+//                           MPI_Comm_spawn; the new processes' start-up is inside it)
 // Every block is checked after the shrink and after the expand (count and bytes).
 // Figures are medians over --trials; the runs of one trial are interleaved with the others'.
 #include <tessera/tessera.hpp>
@@ -41,6 +54,7 @@
 #include <algorithm>
 #include <array>
 #include <cstdio>
+#include <ctime>
 #include <filesystem>
 #include <stdexcept>
 #include <string>
@@ -78,23 +92,71 @@ bool blocks_intact(tessera::Runtime& rt, CollectionProxy<Block>& set, std::int64
   return held == blocks && intact == blocks;
 }
 
+// A phase of the application's work: kBusySeconds of wall clock on each rank, then its end.
+constexpr double kBusySeconds = 0.02;
+void busy_phase(tessera::Context& ctx) {
+  const double until = tessera::wall_time() + kBusySeconds;
+  while (tessera::wall_time() < until) {
+  }
+  ctx.phase_end();
+}
+
 // The expand back to 4 ranks and the RotateLB phase end that moves the blocks onto the new
 // ranks: the running ranks come here from the shrink, the 2 new processes from their start.
-double expand_and_fill(tessera::Context& ctx, bool joined) {
+// The running ranks go on with busy phases until the expand completes (at once when it spawns
+// inline): the figure is the wall clock from the phase the request is made in to the end of the
+// filling phase end, less the busy phases' time measured without an expand (`phase_s` each).
+// This process's CPU time so far, seconds (every thread).
+double process_cpu_seconds() {
+  timespec t{};
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+  return static_cast<double>(t.tv_sec) + 1e-9 * static_cast<double>(t.tv_nsec);
+}
+
+struct Expanded {
+  double expand_s = 0.0;
+  double joiners_start_cpu_s = 0.0;  // the new processes' CPU until their Context was up, summed
+  double phase_s = 0.0;
+  std::int64_t phases = 0;
+  double phase_ends_s = 0.0;  // the phase end that completed the expand (less a busy phase) and the filling one
+};
+Expanded expand_and_fill(tessera::Context& ctx, bool joined, double start_cpu_s) {
   tessera::Runtime& rt = ctx.runtime();
-  const double start = tessera::wall_time();
+  Expanded e;
+  double start = 0.0;
   if (!joined) {
+    std::vector<double> phase;
+    for (int i = 0; i < 3; ++i) {
+      const double t = tessera::wall_time();
+      busy_phase(ctx);
+      phase.push_back(max_over_ranks(rt, tessera::wall_time() - t));
+    }
+    std::sort(phase.begin(), phase.end());
+    e.phase_s = phase[1];
+    start = tessera::wall_time();
     ctx.request_expand(2);
-    ctx.phase_end();
+    double last_start = start;
+    do {
+      last_start = tessera::wall_time();
+      busy_phase(ctx);
+      ++e.phases;
+    } while (rt.size() == 2);
+    e.phase_ends_s = tessera::wall_time() - last_start - e.phase_s;
   }
+  const double fill_start = tessera::wall_time();
   ctx.lb().request("RotateLB");
   ctx.phase_end();
-  return max_over_ranks(rt, joined ? 0.0 : tessera::wall_time() - start);
+  const double total = max_over_ranks(rt, joined ? 0.0 : tessera::wall_time() - start);
+  e.phase_ends_s = max_over_ranks(rt, joined ? 0.0 : e.phase_ends_s + tessera::wall_time() - fill_start);
+  e.expand_s = total - static_cast<double>(e.phases) * e.phase_s;
+  e.joiners_start_cpu_s = rt.collectives().allreduce(joined ? start_cpu_s : 0.0, tessera::op::sum{});
+  return e;
 }
 
 int worker(std::int64_t blocks, std::int64_t block_bytes, std::vector<std::string> tessera_args) {
   tessera_args.insert(tessera_args.begin(), "tessera-bench-elastic");
   tessera::Context ctx(tessera_args);
+  const double start_cpu_s = process_cpu_seconds();
   tessera::Runtime& rt = ctx.runtime();
   ctx.set_join_state([] { return std::vector<std::byte>(); });  // the blocks are all there is
   const bool joined = ctx.joined();
@@ -137,11 +199,16 @@ int worker(std::int64_t blocks, std::int64_t block_bytes, std::vector<std::strin
            {"first_phase_after_s", first_phase_s},
            {"intact", blocks_intact(rt, set, blocks, block_bytes)}};
   }
-  const double expand_s = expand_and_fill(ctx, joined);
+  const Expanded expanded_run = expand_and_fill(ctx, joined, start_cpu_s);
   const bool intact_after_expand = blocks_intact(rt, set, blocks, block_bytes);
   if (rt.rank() == 0) {
     const tessera::RescaleReport expanded = *ctx.last_rescale();
-    out["expand_s"] = expand_s;
+    out["expand_s"] = expanded_run.expand_s;
+    out["expand_busy_phases"] = expanded_run.phases;
+    out["expand_phase_ends_s"] = expanded_run.phase_ends_s;
+    out["joiners_start_cpu_s"] = expanded_run.joiners_start_cpu_s;
+    out["busy_phase_s"] = expanded_run.phase_s;
+    out["expand_background"] = expanded.background;
     out["expand_spawn_ms"] = expanded.spawn_s * 1e3;
     out["expand_merge_ms"] = expanded.cut_s * 1e3;
     out["expand_handover_ms"] = expanded.quiescence_s * 1e3;
@@ -196,14 +263,18 @@ int main(int argc, char** argv) {
                                       "--tessera_lb_interval=auto",
                                       TESSERA_PIC_BINARY, pic_problem);
   const std::int64_t half = pic_steps / 2;
-  std::vector<nlohmann::json> synthetic;
+  std::vector<nlohmann::json> synthetic, synthetic_inline;
   std::vector<double> ratio, midrun, first_half, second_half;
   try {
     for (int t = 0; t < trials; ++t) {
       // 8 slots (2 for the expand's new processes after the 2 that left), tcp to reach them.
-      synthetic.push_back(run_json(fmt::format("{} --host localhost:8 -np 4 {} --worker --blocks {} --block_bytes {}",
-                                               spawning, self, blocks, block_bytes)));
-      if (!synthetic.back().at("intact").get<bool>()) throw std::runtime_error("a block was lost or changed by the shrink or the expand");
+      // The expand's spawn in the background (the figures), and inline beside it.
+      for (const char* spawn : {"background", "inline"}) {
+        auto& into = std::string_view(spawn) == "background" ? synthetic : synthetic_inline;
+        into.push_back(run_json(fmt::format("{} --host localhost:8 -np 4 {} --worker --blocks {} --block_bytes {} --tessera_elastic_spawn={}",
+                                            spawning, self, blocks, block_bytes, spawn)));
+        if (!into.back().at("intact").get<bool>()) throw std::runtime_error("a block was lost or changed by the shrink or the expand");
+      }
       const auto shrinking = run_json(fmt::format("{} -np 4 {} --steps {} '--tessera_elastic_plan={}:shrink 2,3'", mpirun, pic,
                                                   pic_steps, half));
       const auto first = run_json(fmt::format("{} -np 4 {} --steps {}", mpirun, pic, half));
@@ -224,11 +295,12 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "tessera-bench-elastic: %s\n", e.what());
     return 1;
   }
-  const auto med = [&](const char* key) {
+  const auto med_of = [](const std::vector<nlohmann::json>& runs, const char* key) {
     std::vector<double> v;
-    for (const auto& s : synthetic) v.push_back(s.at(key).get<double>());
+    for (const auto& s : runs) v.push_back(s.at(key).get<double>());
     return median(v);
   };
+  const auto med = [&](const char* key) { return med_of(synthetic, key); };
   nlohmann::json out = {{"benchmark", "elastic"},
                         {"ranks", 4},
                         {"leaving", 2},
@@ -242,7 +314,14 @@ int main(int argc, char** argv) {
                         {"expand_merge_ms", med("expand_merge_ms")},
                         {"expand_handover_ms", med("expand_handover_ms")},
                         {"expand_over_balancing_s", med("expand_s") - med("balancing_same_bytes_s")},
-                        {"expand_without_spawn_s", med("expand_s") - med("expand_spawn_ms") * 1e-3},
+                        {"expand_busy_phases", med("expand_busy_phases")},
+                        {"busy_phase_s", med("busy_phase_s")},
+                        {"expand_phase_ends_s", med("expand_phase_ends_s")},
+                        {"joiners_start_cpu_s", med("joiners_start_cpu_s")},
+                        {"expand_phase_ends_over_balancing_s", med("expand_phase_ends_s") - med("balancing_same_bytes_s")},
+                        {"expand_inline_s", med_of(synthetic_inline, "expand_s")},
+                        {"expand_inline_spawn_ms", med_of(synthetic_inline, "expand_spawn_ms")},
+                        {"expand_inline_merge_ms", med_of(synthetic_inline, "expand_merge_ms")},
                         {"balancing_same_bytes_s", med("balancing_same_bytes_s")},
                         {"shrink_over_balancing_s", med("shrink_s") - med("balancing_same_bytes_s")},
                         {"first_phase_after_s", med("first_phase_after_s")},
@@ -260,8 +339,10 @@ int main(int argc, char** argv) {
     fmt::print("  cut {:.3f} ms (handover before it {:.3f} ms); shrink {:.4f} s; RotateLB balancing of the same bytes {:.4f} s\n",
                out["cut_ms"].get<double>(), out["handover_ms"].get<double>(), out["shrink_s"].get<double>(),
                out["balancing_same_bytes_s"].get<double>());
-    fmt::print("  expand 2 -> 4 ranks with the RotateLB phase end that fills them {:.4f} s (spawn {:.1f} ms, merge {:.1f} ms)\n",
-               out["expand_s"].get<double>(), out["expand_spawn_ms"].get<double>(), out["expand_merge_ms"].get<double>());
+    fmt::print("  expand 2 -> 4 ranks with the RotateLB phase end that fills them {:.4f} s (spawn in the background {:.1f} ms "
+               "over {} busy phases, merge {:.1f} ms); spawning inline {:.4f} s (spawn {:.1f} ms)\n",
+               out["expand_s"].get<double>(), out["expand_spawn_ms"].get<double>(), out["expand_busy_phases"].get<double>(),
+               out["expand_merge_ms"].get<double>(), out["expand_inline_s"].get<double>(), out["expand_inline_spawn_ms"].get<double>());
     fmt::print("  PIC, {} steps: shrinking run {:.3f} s over halves {:.3f} + {:.3f} s = {:.3f}\n", pic_steps, median(midrun),
                median(first_half), median(second_half), median(ratio));
   }

@@ -270,9 +270,12 @@ Result run_soak(const Options& options, Context& ctx) {
     } else if (options.expand_every > 0 && (phase + 1) % options.expand_every == 0) {
       // The same, with 1 or 2 new processes; the state handed to them is this phase's, before
       // go_on_after, which they run as the running ranks do.
+      // With --tessera_elastic_spawn=background, more empty phase ends until the processes join.
       const int before = rt.size();
       ctx.request_expand(1 + static_cast<int>(mix(state.seed ^ (p * 0xe7a9d1ull)) % 2));
-      ctx.phase_end();
+      do {
+        ctx.phase_end();
+      } while (ctx.expanding());
       if (rt.size() > before) result.expands += 1;
     }
     going = go_on_after(phase);

@@ -30,6 +30,14 @@
 /// processes (tcp): with OMPI_MCA_btl set without it, an expand is refused. With --tessera_lb_name
 /// the next phase end balances (the flags' strategy) and fills the new ranks; without it, the
 /// program's next request to the LB manager does.
+///
+/// The spawn (with MPI_Init of the new processes, about 0.25 s on one host) runs inline at the
+/// phase end by default. With `--tessera_elastic_spawn=background` a helper thread on every
+/// running rank makes it, and the merges, while the phases go on; the expand then completes at the
+/// first phase end that finds every rank's helper done (one MPI_Allreduce per phase end until
+/// then; Context::expanding() is true meanwhile, and other rescale requests are refused). The
+/// helper needs MPI_THREAD_MULTIPLE, which the runtime asks MPI_Init_thread for when this flag is
+/// given; where the program initialized MPI itself without it, expands spawn inline.
 #include <tessera/runtime/flags.hpp>
 #include <tessera/runtime/rank_change.hpp>
 
@@ -58,10 +66,17 @@ ElasticRequest parse_elastic_request(const std::string& text);
 struct ElasticFlags : FlagGroup {
   std::string plan;     ///< "PHASE:request;PHASE:request"
   std::string control;  ///< a file rank 0 reads at every phase end
+  /// How an expand starts its processes: "inline" (at the phase end that takes the request; the
+  /// run waits for MPI_Comm_spawn) or "background" (a helper thread spawns and merges while the
+  /// phases go on; the expand completes at the first phase end after, which needs
+  /// MPI_THREAD_MULTIPLE: an expand falls back to inline where MPI was initialized without it).
+  std::string spawn = "inline";
   bool joined = false;  ///< set by an expand on the processes it starts
 
   void describe(FlagTable& table) override;
+  void validate() const override;
   void resolve() override;
+  bool needs_mpi_thread_multiple() const override { return spawn == "background"; }
   /// The plan's requests by phase, in the plan's order (after resolve()).
   const std::multimap<std::int64_t, ElasticRequest>& schedule() const { return schedule_; }
 
@@ -77,7 +92,9 @@ struct RescaleReport {
   int new_size = 0;
   std::vector<int> leaving;     ///< shrink: old numbers
   int joining = 0;              ///< expand: the processes that joined
-  double spawn_s = 0.0;         ///< expand: MPI_Comm_spawn until the new processes answered
+  double spawn_s = 0.0;         ///< expand: MPI_Comm_spawn and the merges, until the new processes answered
+  bool background = false;      ///< expand: spawned on a helper thread while phases ran
+  std::int64_t overlapped_phases = 0;  ///< expand in the background: phase ends the spawn took
   double decision_s = 0.0;      ///< agreeing on the request (reading the control file included)
   double evacuation_s = 0.0;    ///< the balancing that emptied the leaving ranks (strategy and migration)
   double quiescence_s = 0.0;    ///< the homes told where each element is, and the drains around it

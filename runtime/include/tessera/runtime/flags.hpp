@@ -103,6 +103,9 @@ class FlagGroup {
   virtual void validate() const {}
   /// Converts text values into typed ones, after validate(); throws tessera::Error naming the flag.
   virtual void resolve() {}
+  /// True when the values parsed need MPI_THREAD_MULTIPLE. A runtime that initializes MPI parses
+  /// its flags first and asks MPI_Init_thread for it then; one that finds MPI initialized cannot.
+  virtual bool needs_mpi_thread_multiple() const { return false; }
 
   /// Where a value came from: true when `name` (`--tessera_...`) was on the command line, false
   /// when it holds what the program set (ContextOptions) or the built-in default.

@@ -17,11 +17,14 @@
 /// the same point); after_cut must not send to old rank numbers.
 ///
 /// An expand (RankChange::expand) adds processes that MPI_Comm_spawn started: the old ranks keep
-/// their numbers and the new ones follow them. Between steps 1 and 2, rank 0 hands the new
-/// processes a JoinState (each listener's join_state under its own key) and the communicator is
-/// merged with theirs instead of split. A new process's Runtime finds its parent at start-up
-/// (argv holds `--tessera_elastic_joined`), takes the JoinState and joins the merge and the
-/// rebuild; its layers read their keys from Runtime::joined_state as they are built. Elements'
+/// their numbers and the new ones follow them. The caller has already merged the communicator
+/// with theirs (MPI_Intercomm_merge, possibly on a helper thread while phases ran). Between
+/// steps 1 and 2, rank 0 hands the new processes a JoinState (each listener's join_state under
+/// its own key), and the merged communicator replaces the old one instead of a split. A new
+/// process's Runtime finds its parent at start-up (argv holds `--tessera_elastic_joined`), makes
+/// the same merge (and a duplicate for the application), waits for the JoinState without holding
+/// a core, and joins the rebuild; its layers read their keys from Runtime::joined_state as they
+/// are built. Elements'
 /// homes stay on the ranks that were homes before (Runtime::home_ranks): nothing about where an
 /// element is has to move, and a new rank holds nothing until a balancing moves elements to it.
 #include <cstddef>

@@ -46,6 +46,7 @@
 #include <deque>
 #include <functional>
 #include <memory>
+#include <utility>
 #include <vector>
 
 namespace spdlog {
@@ -164,14 +165,23 @@ class Runtime {
   /// is left() afterwards: it sends and receives nothing again, and its destruction waits, without
   /// holding a core, until every process of the original communicator has finished. Fatal when
   /// `change` is not for this size, when called on a left runtime, or with tracing on. Returns
-  /// what its steps cost here. For an expand, `joining` is the intercommunicator MPI_Comm_spawn
-  /// returned for the new processes (the caller frees it; fatal when it is missing), and
-  /// `handed` the caller's own keys of the JoinState, beside the listeners' (rank 0's count).
-  RescaleTimes rescale(const RankChange& change, MPI_Comm joining = MPI_COMM_NULL, JoinState handed = {});
+  /// what its steps cost here. For an expand, `merged` is the communicator of the running ranks
+  /// and the new processes, made by MPI_Intercomm_merge of what MPI_Comm_spawn returned (running
+  /// ranks first; the runtime takes it over; fatal when it is missing), and `handed` the caller's
+  /// own keys of the JoinState, beside the listeners' (rank 0's count).
+  RescaleTimes rescale(const RankChange& change, MPI_Comm merged = MPI_COMM_NULL, JoinState handed = {});
   /// True on a rank that left the run at a rescale.
   bool left() const { return left_; }
   /// True in a process that joined a running job at an expand (rank_change.hpp).
   bool joined() const { return joined_; }
+  /// In a joined process: the application's communicator over the new rank set, made at the
+  /// join beside the runtime's (the running ranks make theirs in the same order); the caller
+  /// owns it. MPI_COMM_NULL elsewhere, and after the first call.
+  MPI_Comm take_joined_app_comm() { return std::exchange(joined_app_comm_, MPI_COMM_NULL); }
+  /// Collective over the old ranks of `merged` (their `old_size` first, then processes an expand
+  /// started that wait in their start-up): tells those processes the run ended before they
+  /// joined. They finalize MPI and exit with status 0. The caller frees `merged`.
+  static void turn_away(MPI_Comm merged, int old_size, int rank);
   /// In a joined process: what the running ranks handed over under `key` (JoinState); empty when
   /// nothing was, and always empty in a process that did not join.
   std::span<const std::byte> joined_state(const std::string& key) const;
@@ -225,10 +235,12 @@ class Runtime {
   [[noreturn]] void bad_rank(int dest) const;
   // The end of a process's part in a run whose rank set may have changed (rescale.cpp).
   void wait_for_every_process();
-  // A process started by an expand: takes the JoinState and merges with the running ranks into
-  // comm_ (rescale.cpp). Returns how many ranks ran before the expand; 0 when this process was
-  // not started by one.
-  int join_running_job(int argc, char** argv);
+  // A process started by an expand (`marked`: argv held --tessera_elastic_joined): merges with
+  // the running ranks into comm_, then waits, without holding a core, for the JoinState
+  // (rescale.cpp). Returns how many ranks ran before the expand; 0 when `marked` is false.
+  int join_running_job(bool marked);
+  // True when argv holds --tessera_elastic_joined (before the flags are parsed out of it).
+  static bool started_by_expand(int argc, char** argv);
   // Collective over comm_: this node's ranks and CPUs, and the idle policy they call for.
   void configure_idle();
 
@@ -243,6 +255,7 @@ class Runtime {
   bool left_ = false;
   bool joined_ = false;
   JoinState joined_state_;  // what the running ranks handed over, in a joined process
+  MPI_Comm joined_app_comm_ = MPI_COMM_NULL;
   int rescales_ = 0;
   int home_ranks_ = 1;
   TransportOptions transport_options_;  // to build the transports again after a rescale

@@ -29,8 +29,9 @@ int print_parse_message(const std::string& message, int exit_code, int rank);
 /// it), then the application's --tessera_ flags, in order.
 std::vector<std::string> context_arguments(std::string_view program, const std::vector<std::string>& tessera_args);
 
-/// The main() of an MPI application: MPI_Init, `run(argc, argv)` (which owns everything that
-/// uses MPI, so it is gone before MPI_Finalize), MPI_Finalize. Returns run's exit code.
+/// The main() of an MPI application: MPI_Init_thread at the level the `--tessera_` flags need
+/// (Context::mpi_thread_level), `run(argc, argv)` (which owns everything that uses MPI, so it is
+/// gone before MPI_Finalize), MPI_Finalize. Returns run's exit code.
 int mpi_main(int argc, char** argv, int (*run)(int argc, char** argv));
 
 }  // namespace tessera::apps
