@@ -26,7 +26,6 @@ struct Context::PendingExpand {
   std::string program;                 // this program, and its arguments with the joined mark
   std::vector<std::string> args;
   MPI_Comm spawn_comm = MPI_COMM_NULL;  // the running ranks, for the spawn alone
-  std::int64_t started_ns = 0;          // trace clock, for the trace's spawn slice
 
   // Written by run(), read after `done` (or after the helper is joined).
   MPI_Comm merged = MPI_COMM_NULL;  // the running ranks then the new processes: the runtime's next
