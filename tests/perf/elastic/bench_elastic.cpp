@@ -41,6 +41,12 @@
 //                           the merges, the naps), summed: CPU the running ranks' cores gave them
 //   expand_inline_s         the same with --tessera_elastic_spawn=inline (the phase end waits for
 //                           MPI_Comm_spawn; the new processes' start-up is inside it)
+//   expand_own_core_s       expand_s again where the new process has a core of its own: the worker
+//                           on 2 ranks (--ranks 2), rank 1 leaves, 1 new process joins while rank 0
+//                           runs busy phases on one of the 2 cores; balancing_own_core_s is that
+//                           run's RotateLB balancing of the same 32 blocks. On 4 ranks the 2 new
+//                           processes start on the 2 cores the running ranks keep busy, which a
+//                           job given a core per slot does not see.
 // Every block is checked after the shrink and after the expand (count and bytes).
 // Figures are medians over --trials; the runs of one trial are interleaved with the others'.
 #include <tessera/tessera.hpp>
@@ -120,7 +126,7 @@ struct Expanded {
   std::int64_t phases = 0;
   double phase_ends_s = 0.0;  // the phase end that completed the expand (less a busy phase) and the filling one
 };
-Expanded expand_and_fill(tessera::Context& ctx, bool joined, double start_cpu_s) {
+Expanded expand_and_fill(tessera::Context& ctx, bool joined, double start_cpu_s, int ranks) {
   tessera::Runtime& rt = ctx.runtime();
   Expanded e;
   double start = 0.0;
@@ -134,13 +140,13 @@ Expanded expand_and_fill(tessera::Context& ctx, bool joined, double start_cpu_s)
     std::sort(phase.begin(), phase.end());
     e.phase_s = phase[1];
     start = tessera::wall_time();
-    ctx.request_expand(2);
+    ctx.request_expand(ranks / 2);
     double last_start = start;
     do {
       last_start = tessera::wall_time();
       busy_phase(ctx);
       ++e.phases;
-    } while (rt.size() == 2);
+    } while (rt.size() == ranks / 2);
     e.phase_ends_s = tessera::wall_time() - last_start - e.phase_s;
   }
   const double fill_start = tessera::wall_time();
@@ -153,17 +159,18 @@ Expanded expand_and_fill(tessera::Context& ctx, bool joined, double start_cpu_s)
   return e;
 }
 
-int worker(std::int64_t blocks, std::int64_t block_bytes, std::vector<std::string> tessera_args) {
+int worker(int ranks, std::int64_t blocks, std::int64_t block_bytes, std::vector<std::string> tessera_args) {
   tessera_args.insert(tessera_args.begin(), "tessera-bench-elastic");
   tessera::Context ctx(tessera_args);
   const double start_cpu_s = process_cpu_seconds();
   tessera::Runtime& rt = ctx.runtime();
   ctx.set_join_state([] { return std::vector<std::byte>(); });  // the blocks are all there is
   const bool joined = ctx.joined();
-  if (rt.size() != 4 && !joined) rt.stop("--worker runs on 4 ranks");
-  const auto half = blocks / 2;
-  auto set = ctx.make_mapped_collection<Block>(Index1D{blocks}, Mapper<1>([half](const Index1D& i, const Index1D&, int ranks) {
-    return ranks == 4 ? (i[0] < half ? 2 : 3) : static_cast<int>(i[0] % ranks);
+  if (rt.size() != ranks && !joined) rt.stop(fmt::format("--worker --ranks {} runs on {} ranks", ranks, ranks));
+  // Every block starts on the upper half of the ranks, the half that leaves.
+  const int stay = ranks / 2;
+  auto set = ctx.make_mapped_collection<Block>(Index1D{blocks}, Mapper<1>([ranks, stay, blocks](const Index1D& i, const Index1D&, int size) {
+    return size == ranks ? stay + static_cast<int>(i[0] * (ranks - stay) / blocks) : static_cast<int>(i[0] % size);
   }), block_bytes);
   nlohmann::json out;
   if (!joined) {
@@ -177,7 +184,9 @@ int worker(std::int64_t blocks, std::int64_t block_bytes, std::vector<std::strin
       balancing.push_back(max_over_ranks(rt, tessera::wall_time() - start));
       rotated += ctx.lb().last_report() ? ctx.lb().last_report()->migrations : 0;
     }
-    ctx.request_shrink({2, 3});
+    std::vector<int> leaving;
+    for (int r = stay; r < ranks; ++r) leaving.push_back(r);
+    ctx.request_shrink(leaving);
     const double start = tessera::wall_time();
     ctx.phase_end();
     if (ctx.left()) return 0;
@@ -199,7 +208,7 @@ int worker(std::int64_t blocks, std::int64_t block_bytes, std::vector<std::strin
            {"first_phase_after_s", first_phase_s},
            {"intact", blocks_intact(rt, set, blocks, block_bytes)}};
   }
-  const Expanded expanded_run = expand_and_fill(ctx, joined, start_cpu_s);
+  const Expanded expanded_run = expand_and_fill(ctx, joined, start_cpu_s, ranks);
   const bool intact_after_expand = blocks_intact(rt, set, blocks, block_bytes);
   if (rt.rank() == 0) {
     const tessera::RescaleReport expanded = *ctx.last_rescale();
@@ -214,11 +223,11 @@ int worker(std::int64_t blocks, std::int64_t block_bytes, std::vector<std::strin
     out["expand_handover_ms"] = expanded.quiescence_s * 1e3;
     out["expand_fill_migrations"] = ctx.lb().last_report() ? ctx.lb().last_report()->migrations : 0;
     out["ranks_after_expand"] = rt.size();
-    out["intact"] = out["intact"].get<bool>() && intact_after_expand && rt.size() == 4;
+    out["intact"] = out["intact"].get<bool>() && intact_after_expand && rt.size() == ranks;
     fmt::print("{}\n", out.dump());
   }
   set.destroy();
-  return intact_after_expand && rt.size() == 4 ? 0 : 1;
+  return intact_after_expand && rt.size() == ranks ? 0 : 1;
 }
 
 nlohmann::json run_json(const std::string& command) { return tessera::bench::last_json(tessera::bench::run_command(command), command); }
@@ -229,6 +238,7 @@ using tessera::bench::median;
 int main(int argc, char** argv) {
   CLI::App app{"tessera-bench-elastic: an elastic shrink against a balancing of the same bytes and the fixed halves"};
   bool is_worker = false;
+  int worker_ranks = 4;
   std::int64_t blocks = 32;
   std::int64_t block_bytes = 1 << 18;
   int trials = 3;
@@ -237,6 +247,7 @@ int main(int argc, char** argv) {
   std::string report = "text";
   std::string dir = "bench-elastic-work";
   app.add_flag("--worker", is_worker, "the synthetic part on 4 ranks (started by the benchmark itself)");
+  app.add_option("--ranks", worker_ranks, "the worker's ranks, half of which leave and come back")->check(CLI::IsMember({2, 4}))->capture_default_str();
   app.add_option("--blocks", blocks, "blocks moved by each balancing and by the shrink")->capture_default_str();
   app.add_option("--block_bytes", block_bytes, "bytes per block")->capture_default_str();
   app.add_option("--trials", trials, "rounds; each figure is the median")->capture_default_str();
@@ -250,7 +261,7 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "tessera-bench-elastic: expected --blocks >= 4, --block_bytes >= 1, --trials >= 1, even --pic_steps >= 2\n");
     return 2;
   }
-  if (is_worker) return worker(blocks, block_bytes, app.remaining());
+  if (is_worker) return worker(worker_ranks, blocks, block_bytes, app.remaining());
 
   const std::string self = std::filesystem::canonical("/proc/self/exe").string();
   const std::string mpirun = TESSERA_BENCH_MPIRUN;
@@ -263,7 +274,7 @@ int main(int argc, char** argv) {
                                       "--tessera_lb_interval=auto",
                                       TESSERA_PIC_BINARY, pic_problem);
   const std::int64_t half = pic_steps / 2;
-  std::vector<nlohmann::json> synthetic, synthetic_inline;
+  std::vector<nlohmann::json> synthetic, synthetic_inline, own_cores;
   std::vector<double> ratio, midrun, first_half, second_half;
   try {
     for (int t = 0; t < trials; ++t) {
@@ -275,6 +286,11 @@ int main(int argc, char** argv) {
                                             spawning, self, blocks, block_bytes, spawn)));
         if (!into.back().at("intact").get<bool>()) throw std::runtime_error("a block was lost or changed by the shrink or the expand");
       }
+      // 2 -> 1 -> 2: the new process starts on the core the one running rank leaves free.
+      own_cores.push_back(run_json(fmt::format("{} --host localhost:8 -np 2 {} --worker --ranks 2 --blocks {} --block_bytes {} "
+                                               "--tessera_elastic_spawn=background",
+                                               spawning, self, blocks, block_bytes)));
+      if (!own_cores.back().at("intact").get<bool>()) throw std::runtime_error("a block was lost or changed by the 2-rank shrink or expand");
       const auto shrinking = run_json(fmt::format("{} -np 4 {} --steps {} '--tessera_elastic_plan={}:shrink 2,3'", mpirun, pic,
                                                   pic_steps, half));
       const auto first = run_json(fmt::format("{} -np 4 {} --steps {}", mpirun, pic, half));
@@ -320,6 +336,13 @@ int main(int argc, char** argv) {
                         {"joiners_start_cpu_s", med("joiners_start_cpu_s")},
                         {"expand_phase_ends_over_balancing_s", med("expand_phase_ends_s") - med("balancing_same_bytes_s")},
                         {"expand_inline_s", med_of(synthetic_inline, "expand_s")},
+                        {"expand_own_core_s", med_of(own_cores, "expand_s")},
+                        {"expand_own_core_phase_ends_s", med_of(own_cores, "expand_phase_ends_s")},
+                        {"expand_own_core_busy_phases", med_of(own_cores, "expand_busy_phases")},
+                        {"expand_own_core_spawn_ms", med_of(own_cores, "expand_spawn_ms")},
+                        {"joiner_own_core_start_cpu_s", med_of(own_cores, "joiners_start_cpu_s")},
+                        {"balancing_own_core_s", med_of(own_cores, "balancing_same_bytes_s")},
+                        {"expand_own_core_over_balancing_s", med_of(own_cores, "expand_s") - med_of(own_cores, "balancing_same_bytes_s")},
                         {"expand_inline_spawn_ms", med_of(synthetic_inline, "expand_spawn_ms")},
                         {"expand_inline_merge_ms", med_of(synthetic_inline, "expand_merge_ms")},
                         {"balancing_same_bytes_s", med("balancing_same_bytes_s")},
@@ -343,6 +366,8 @@ int main(int argc, char** argv) {
                "over {} busy phases, merge {:.1f} ms); spawning inline {:.4f} s (spawn {:.1f} ms)\n",
                out["expand_s"].get<double>(), out["expand_spawn_ms"].get<double>(), out["expand_busy_phases"].get<double>(),
                out["expand_merge_ms"].get<double>(), out["expand_inline_s"].get<double>(), out["expand_inline_spawn_ms"].get<double>());
+    fmt::print("  expand 1 -> 2 ranks, the new process on a core of its own: {:.4f} s against its balancing {:.4f} s\n",
+               out["expand_own_core_s"].get<double>(), out["balancing_own_core_s"].get<double>());
     fmt::print("  PIC, {} steps: shrinking run {:.3f} s over halves {:.3f} + {:.3f} s = {:.3f}\n", pic_steps, median(midrun),
                median(first_half), median(second_half), median(ratio));
   }
