@@ -196,6 +196,9 @@ std::string Context::write_report() const {
 }
 
 collections::PhaseRecord Context::phase_end() {
+  // Before the phase's messages are awaited: one for a collection this joined process never
+  // creates would be held for good.
+  tessera::detail::hooks(*runtime_).require_joined_targets();
   Tracer* tracer = runtime_->tracer();
   collections::PhaseRecord record;
   {

@@ -3,13 +3,19 @@
 #include <tessera/runtime/collectives.hpp>
 #include <tessera/runtime/runtime.hpp>
 
+#include <fmt/ranges.h>
 #include <spdlog/spdlog.h>
+
+#include <cxxabi.h>
 
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
+#include <memory>
+#include <optional>
+#include <typeinfo>
 #include <string_view>
 #include <thread>
 
@@ -172,8 +178,38 @@ int Runtime::join_running_job(bool marked) {
   rescales_ = mine.rescales;
   home_ranks_ = mine.home_ranks;
   collectives().continue_at(mine.collectives);
+  targets_.expect(joined_state("targets"));
   joined_ = true;
   return mine.running;
+}
+
+namespace {
+
+std::string type_name(const std::string& mangled) {
+  int status = 0;
+  std::unique_ptr<char, void (*)(void*)> readable(abi::__cxa_demangle(mangled.c_str(), nullptr, nullptr, &status), std::free);
+  return status == 0 && readable ? std::string(readable.get()) : mangled;
+}
+
+}  // namespace
+
+void Runtime::check_joined_target(std::uint64_t id, const detail::Resident& object) {
+  const std::optional<detail::TargetTable::LiveTarget> expected = targets_.type_mismatch(id);
+  if (!expected) return;
+  fatal("this process joined the run at rescale {} and created a {} where the running ranks hold a {} (collective id {}): "
+        "a joined process creates the collections and object groups the running ranks hold, in the order they created "
+        "them, and not the ones they destroyed before it joined",
+        rescales_, type_name(typeid(object).name()), type_name(expected->type), id);
+}
+
+void Runtime::fail_joined_targets() const {
+  const auto& missing = targets_.still_expected();
+  std::vector<std::string> named;
+  for (const auto& target : missing) named.push_back(fmt::format("{} (collective id {})", type_name(target.type), target.id));
+  fatal("this process joined the run at rescale {} and reached its first phase end without creating {} of the collections "
+        "and object groups the running ranks hold: {}; a joined process creates every one of them, in the order they were "
+        "created, before its first phase end",
+        rescales_, missing.size(), fmt::join(named, ", "));
 }
 
 std::span<const std::byte> Runtime::joined_state(const std::string& key) const {
@@ -202,6 +238,7 @@ RescaleTimes Runtime::rescale(const RankChange& change, MPI_Comm merged, JoinSta
     RuntimeJoinState mine{rescales_ + 1, home_ranks_, collectives().next_sequence(), size_};
     const auto* raw = reinterpret_cast<const std::byte*>(&mine);
     state["runtime"].assign(raw, raw + sizeof mine);
+    state["targets"] = targets_.live_state();
     for (const RescaleListener* listener : rescale_listeners_) listener->join_state(state);
     if (rank_ == 0) hand_over(merged, change.old_size, change.new_size, state);
   }

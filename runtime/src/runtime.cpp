@@ -333,7 +333,12 @@ bool Runtime::progress() {
 }
 
 void Runtime::register_target(std::uint64_t id, detail::Resident* object) {
-  if (!targets_.add(id, object)) return;
+  const bool held = targets_.add(id, object);
+  if (joined_) {
+    RunningScope scope(this);  // a fatal error names this rank, not the joined process's own world's
+    check_joined_target(id, *object);
+  }
+  if (!held) return;
   // Released from the progress loop, not from inside the caller; messages that arrive before then
   // are held behind these (see dispatch).
   post_local([this, id] {
@@ -343,6 +348,12 @@ void Runtime::register_target(std::uint64_t id, detail::Resident* object) {
       dispatch(envelope, held.source, held.record.view(), held.flow);
     }
   });
+}
+
+void Runtime::require_joined_targets() {
+  if (!joined_ || targets_.still_expected().empty()) return;
+  RunningScope scope(this);
+  fail_joined_targets();
 }
 
 void Runtime::drain() {

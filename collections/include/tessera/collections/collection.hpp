@@ -312,6 +312,7 @@ class Collection final : public CollectionBase {
     broadcasts_.clear();
     destroyed_ = true;
     phases_.detach(id_);
+    tessera::detail::hooks(rt_).retire_target(id_);
   }
 
  private:

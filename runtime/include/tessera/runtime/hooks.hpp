@@ -86,6 +86,12 @@ class RuntimeHooks {
   /// The object messages with envelope target `id` run on; earlier messages for it are released.
   void register_target(std::uint64_t id, Resident* object) { rt_.register_target(id, object); }
   void unregister_target(std::uint64_t id) { rt_.targets_.remove(id); }
+  /// In a process that joined at an expand: fatal, naming them, when collections or object groups
+  /// the running ranks held at the expand are not created here yet (called at its first phase end).
+  void require_joined_targets() { rt_.require_joined_targets(); }
+  /// A destroyed target stays registered (a late message for it is refused there, not held),
+  /// but a process that joins afterwards does not create it.
+  void retire_target(std::uint64_t id) { rt_.targets_.retire(id); }
   Resident* find_target(std::uint64_t id) const { return rt_.targets_.find(id); }
   /// The target registered under `id` as the T its registrar made it (T derives from Resident),
   /// or nullptr: a static_cast, as cheap as the lookup.

@@ -226,6 +226,11 @@ class Runtime {
   }
 
   void register_target(std::uint64_t id, detail::Resident* object);
+  // In a joined process (rescale.cpp): fatal when a target takes the id of a running ranks' live
+  // target of another type, and, from its first phase end, when one of those is not created.
+  void check_joined_target(std::uint64_t id, const detail::Resident& object);
+  void require_joined_targets();
+  [[noreturn]] void fail_joined_targets() const;
   void deliver_batch(int source, std::span<const std::byte> batch);
   void deliver(int source, std::span<const std::byte> record);
   void dispatch(const Envelope& envelope, int source, std::span<const std::byte> record, std::uint64_t flow);

@@ -8,12 +8,24 @@
 /// in arrival order, ahead of whatever arrives after. The runtime releases them from its next
 /// scheduler turn, never from inside the registering call.
 ///
+/// A process that joins a running job at an expand (rank_change.hpp) creates the collectively
+/// created targets the running ranks hold (collections, object groups), in their creation order;
+/// the ones made and destroyed before it joined, it skips. expect() gives it those targets' ids
+/// and types: its next creations take the ids in order, each checked against its type, and
+/// ids made after them go on from the running ranks' count.
+///
 /// Not thread-safe: one per runtime, used by the thread that runs the scheduler.
 #include <tessera/runtime/buffer.hpp>
 #include <tessera/runtime/resident.hpp>
 
+#include <cstddef>
 #include <cstdint>
+#include <deque>
 #include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <typeinfo>
 #include <unordered_map>
 #include <vector>
 
@@ -53,9 +65,15 @@ class TargetTable {
   /// take_held from a later turn).
   bool add(std::uint64_t id, Resident* object) {
     targets_[id] = object;
+    if (id <= collective_ids_) types_[id] = typeid(*object).name();
     return held_.contains(id);
   }
-  void remove(std::uint64_t id) { targets_.erase(id); }
+  void remove(std::uint64_t id) {
+    targets_.erase(id);
+    types_.erase(id);
+  }
+  /// `id` stays registered but is no longer live: a process that joins later does not create it.
+  void retire(std::uint64_t id) { types_.erase(id); }
   /// The messages held for `id`, in arrival order, no longer held.
   std::vector<Held> take_held(std::uint64_t id) {
     const auto it = held_.find(id);
@@ -69,7 +87,30 @@ class TargetTable {
   void adopt(std::unique_ptr<Resident> object) { owned_.push_back(std::move(object)); }
   /// A new id for a collectively created target: the same on every rank when every rank creates
   /// its targets in the same order.
-  std::uint64_t next_collective_id() { return ++collective_ids_; }
+  /// In a joined process, the running ranks' live targets' ids first (expect()).
+  std::uint64_t next_collective_id() {
+    if (expected_.empty()) return ++collective_ids_;
+    claimed_.push_back(expected_.front());
+    expected_.pop_front();
+    return claimed_.back().id;
+  }
+
+  /// A collectively created target: its id and its type's name (typeid, mangled), as registered.
+  struct LiveTarget {
+    std::uint64_t id = 0;
+    std::string type;
+  };
+  /// The collectively created targets registered here, in creation order, and the count of
+  /// collective ids made, for a process that joins: bytes that expect() reads.
+  std::vector<std::byte> live_state() const;
+  /// In a process that joins: the running ranks' live_state(). Fatal when it does not decode.
+  void expect(std::span<const std::byte> live_state);
+  /// The type registered under `id` if it differs from what the running ranks hold under it
+  /// (a joined process creating its targets in another order); nullopt when it matches or `id`
+  /// was not expected. Checks each expected id once.
+  std::optional<LiveTarget> type_mismatch(std::uint64_t id);
+  /// The running ranks' live targets a joined process has not created yet.
+  const std::deque<LiveTarget>& still_expected() const { return expected_; }
 
   /// The service registered under `key` (one per type, hooks.hpp), or nullptr.
   Resident* service(const ServiceKey* key) const {
@@ -87,6 +128,9 @@ class TargetTable {
   std::unordered_map<std::uint64_t, std::vector<Held>> held_;
   std::unordered_map<const ServiceKey*, Resident*> services_;
   std::uint64_t collective_ids_ = 0;
+  std::unordered_map<std::uint64_t, std::string> types_;  // of the collectively created targets
+  std::deque<LiveTarget> expected_;                        // a joined process's targets to create
+  std::vector<LiveTarget> claimed_;                        // ids given out, types not yet checked
   std::vector<std::unique_ptr<Resident>> owned_;
 };
 
