@@ -31,13 +31,7 @@ Context::Context(std::span<const std::string> args, MPI_Comm app_comm) {
 }
 
 Context::Context(const ContextOptions& preset) {
-  collection_flags_ = preset.collections;
-  lb_data_flags_ = preset.lb_data;
-  termination_flags_ = preset.termination;
-  lb_flags_ = preset.lb;
-  checkpoint_flags_ = preset.checkpoint;
-  steal_flags_ = preset.steal;
-  elastic_flags_ = preset.elastic;
+  options_ = preset;
   std::string name = "tessera";
   char* args[] = {name.data(), nullptr};
   int argc = 1;
@@ -53,7 +47,7 @@ void Context::start(int& argc, char**& argv, MPI_Comm app_comm, const ContextOpt
     options.flags = &preset->runtime;
     options.trace_flags = &preset->trace;
   }
-  options.flag_groups = {&collection_flags_, &lb_data_flags_, &termination_flags_, &lb_flags_, &checkpoint_flags_, &steal_flags_, &elastic_flags_};
+  options.flag_groups = options_.layer_flag_groups();
   runtime_ = std::make_unique<Runtime>(argc, argv, std::move(options));
   app_comm_ = app_comm != MPI_COMM_NULL ? app_comm : MPI_COMM_WORLD;
   if (runtime_->joined()) {
@@ -63,37 +57,37 @@ void Context::start(int& argc, char**& argv, MPI_Comm app_comm, const ContextOpt
     owns_app_comm_ = true;
   }
   learn_job();
-  help_shown_ = runtime_->help_shown() || lb_flags_.help_lb;
-  if (lb_flags_.help_lb && runtime_->rank() == 0) {
+  help_shown_ = runtime_->help_shown() || options_.lb.help_lb;
+  if (options_.lb.help_lb && runtime_->rank() == 0) {
     fmt::print("{}", lb::Registry::builtin().help());
     std::fflush(stdout);
   }
-  termination_ = std::make_unique<Termination>(*runtime_, termination_flags_);
-  phases_ = &collections::PhaseManager::install(*runtime_, collection_flags_.clock());
-  steal_ = &collections::steal::StealService::install(*runtime_, steal_flags_.options());
-  if (!checkpoint_flags_.dir.empty()) check_checkpoint_dir();
-  if (!checkpoint_flags_.restart.empty()) {
+  termination_ = std::make_unique<Termination>(*runtime_, options_.termination);
+  phases_ = &collections::PhaseManager::install(*runtime_, options_.collections.clock());
+  steal_ = &collections::steal::StealService::install(*runtime_, options_.steal.options());
+  if (!options_.checkpoint.dir.empty()) check_checkpoint_dir();
+  if (!options_.checkpoint.restart.empty()) {
     try {
-      restart_ = collections::checkpoint::RestartImage::open(*runtime_, checkpoint_flags_.restart, program_);
+      restart_ = collections::checkpoint::RestartImage::open(*runtime_, options_.checkpoint.restart, program_);
     } catch (const Error& e) {
       runtime_->stop(std::string("--tessera_restart: ") + e.what());  // the same message on every rank
     }
     phases_->resume_at(restart_->phase());
     phases_->set_restart(restart_);
   }
-  lb_manager_ = std::make_unique<lb::LbManager>(*runtime_, *termination_, *phases_, lb_flags_);
+  lb_manager_ = std::make_unique<lb::LbManager>(*runtime_, *termination_, *phases_, options_.lb);
   // As the running ranks did: with a strategy in the flags, the next phase end fills this rank.
-  if (runtime_->joined() && !lb_flags_.name.empty()) lb_manager_->request();
+  if (runtime_->joined() && !options_.lb.name.empty()) lb_manager_->request();
   if (Tracer* tracer = runtime_->tracer())
     tracer->async_begin("phase", fmt::format("phase {}", phases_->phase()), static_cast<std::uint64_t>(phases_->phase()));
-  if (lb_data_flags_.recording()) {
+  if (options_.lb_data.recording()) {
     // A joined process records from the rank set it joined (LbDataFlags::stem).
-    lb_data_ = std::make_unique<lb::LbDataOutput>(lb_data_flags_, runtime_->rank(), &runtime_->node_map(),
+    lb_data_ = std::make_unique<lb::LbDataOutput>(options_.lb_data, runtime_->rank(), &runtime_->node_map(),
                                                   [phases = phases_] { return phases->now(); }, runtime_->rescales());
   }
   // The report is written at the very end: find out now, not after the run, that it cannot be.
-  if (!lb_data_flags_.report.empty() && runtime_->rank() == 0 && !std::ofstream(lb_data_flags_.report, std::ios::app))
-    fatal("--tessera_lb_report={}: cannot open the file for writing (expected a writable path)", lb_data_flags_.report);
+  if (!options_.lb_data.report.empty() && runtime_->rank() == 0 && !std::ofstream(options_.lb_data.report, std::ios::app))
+    fatal("--tessera_lb_report={}: cannot open the file for writing (expected a writable path)", options_.lb_data.report);
 }
 
 Context::~Context() {
@@ -131,10 +125,10 @@ FinalizeStatus Context::finalize() {
     return FinalizeStatus{false, first, local};
   };
   FinalizeStatus status = agree(failure);
-  if (status.ok && (!lb_data_flags_.report.empty() || lb_data_flags_.advise)) {
+  if (status.ok && (!options_.lb_data.report.empty() || options_.lb_data.advise)) {
     std::string written;
-    if (runtime_->rank() == 0 && !lb_data_flags_.report.empty()) written = write_report();
-    if (runtime_->rank() == 0 && written.empty() && lb_data_flags_.advise) written = print_advice();
+    if (runtime_->rank() == 0 && !options_.lb_data.report.empty()) written = write_report();
+    if (runtime_->rank() == 0 && written.empty() && options_.lb_data.advise) written = print_advice();
     status = agree(written);
   }
   finalized_ = status;
@@ -163,7 +157,7 @@ std::string Context::write_report() const {
   // An elastic run wrote a data set per rank set: a report of each, FILE for the first and
   // FILE's name with -rescale-K before its extension for the K-th after it.
   const int sets = runtime_->rescales() + 1;
-  const std::filesystem::path first(lb_data_flags_.report);
+  const std::filesystem::path first(options_.lb_data.report);
   const auto report_of = [&first](int set) {
     if (set == 0) return first;
     return first.parent_path() / (first.stem().string() + "-rescale-" + std::to_string(set) + first.extension().string());
@@ -171,8 +165,8 @@ std::string Context::write_report() const {
   try {
     for (int set = 0; set < sets; ++set) {
       lb::ReportOptions options;
-      options.title = "Tessera LB report: " + lb_data_flags_.stem(set).string();
-      const lb::LbData data = lb::read_lb_data(lb_data_flags_.stem(set));
+      options.title = "Tessera LB report: " + options_.lb_data.stem(set).string();
+      const lb::LbData data = lb::read_lb_data(options_.lb_data.stem(set));
       lb::CostModel cost;
       cost.fixed_loads_counted = lb_manager_->counts_fixed_loads();
       lb::add_advice(data, 10, cost, options);
@@ -190,7 +184,7 @@ std::string Context::write_report() const {
       lb::write_report(data, options, report_of(set));
     }
   } catch (const std::exception& e) {
-    return fmt::format("--tessera_lb_report={}: {}", lb_data_flags_.report, e.what());
+    return fmt::format("--tessera_lb_report={}: {}", options_.lb_data.report, e.what());
   }
   return {};
 }
@@ -233,7 +227,7 @@ collections::PhaseRecord Context::phase_end() {
     rescale.end();
     if (runtime_->left()) return record;
   }
-  if (checkpoint_flags_.interval > 0 && (record.phase + 1) % checkpoint_flags_.interval == 0) {
+  if (options_.checkpoint.interval > 0 && (record.phase + 1) % options_.checkpoint.interval == 0) {
     TraceSlice slice(tracer, "checkpoint");
     const std::vector<std::byte> state = checkpoint_state_ ? checkpoint_state_() : std::vector<std::byte>();
     checkpoint_now(std::span<const std::byte>(state));

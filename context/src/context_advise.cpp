@@ -14,7 +14,7 @@ namespace tessera {
 std::string Context::print_advice() const {
   try {
     // An elastic run: the rank set it ended on (LbDataFlags::stem).
-    const std::filesystem::path stem = lb_data_flags_.stem(runtime_->rescales());
+    const std::filesystem::path stem = options_.lb_data.stem(runtime_->rescales());
     const lb::LbData data = lb::read_lb_data(stem);
     const auto ids = data.phase_ids();
     if (ids.empty()) {

@@ -16,7 +16,7 @@ namespace cp = collections::checkpoint;
 void Context::check_checkpoint_dir() const {
   std::string error;
   if (runtime_->rank() == 0) {
-    const std::filesystem::path dir(checkpoint_flags_.dir);
+    const std::filesystem::path dir(options_.checkpoint.dir);
     const std::filesystem::path probe = dir / ".tessera-write-probe";
     std::error_code code;
     std::filesystem::create_directories(dir, code);
@@ -43,10 +43,10 @@ void Context::checkpoint(const std::filesystem::path& dir, std::span<const std::
 }
 
 std::filesystem::path Context::checkpoint_now(std::span<const std::byte> app_state) {
-  if (checkpoint_flags_.dir.empty())
+  if (options_.checkpoint.dir.empty())
     runtime_->stop("checkpoint_now: expected --tessera_checkpoint_dir to say where the checkpoint goes");
   const std::filesystem::path dir =
-      std::filesystem::path(checkpoint_flags_.dir) / cp::checkpoint_dir_name(phases_->phase());
+      std::filesystem::path(options_.checkpoint.dir) / cp::checkpoint_dir_name(phases_->phase());
   checkpoint(dir, app_state);
   if (runtime_->rank() == 0) remove_old_checkpoints(dir);
   return dir;
@@ -57,14 +57,14 @@ void Context::remove_old_checkpoints(const std::filesystem::path& newest) const 
   std::error_code error;
   std::vector<std::filesystem::path> complete;
   std::vector<std::filesystem::path> incomplete;
-  for (const auto& entry : std::filesystem::directory_iterator(checkpoint_flags_.dir, error)) {
+  for (const auto& entry : std::filesystem::directory_iterator(options_.checkpoint.dir, error)) {
     const std::string name = entry.path().filename().string();
     if (!entry.is_directory() || name.rfind("phase.", 0) != 0) continue;
     if (std::filesystem::exists(entry.path() / cp::kManifestName, error)) complete.push_back(entry.path());
     else if (entry.path().filename() < newest.filename()) incomplete.push_back(entry.path());
   }
   std::sort(complete.begin(), complete.end());
-  const auto keep = static_cast<std::size_t>(checkpoint_flags_.keep);
+  const auto keep = static_cast<std::size_t>(options_.checkpoint.keep);
   if (keep > 0 && complete.size() > keep)
     incomplete.insert(incomplete.end(), complete.begin(), complete.end() - static_cast<std::ptrdiff_t>(keep));
   for (const std::filesystem::path& old : incomplete) {

@@ -58,21 +58,16 @@ int Context::mpi_thread_level(int argc, char** argv) {
   copy.push_back(nullptr);
   int count = argc;
   // Every group the Context parses, so that no other group's flag reads as unknown.
-  RuntimeFlags runtime;
-  TraceFlags trace;
-  collections::CollectionFlags collection;
-  lb::LbDataFlags lb_data;
-  TerminationFlags termination;
-  lb::LbFlags lb;
-  lb::CheckpointFlags checkpoint;
-  collections::steal::StealFlags steal;
-  ElasticFlags elastic;
+  ContextOptions flags;
+  std::vector<FlagGroup*> groups{&flags.runtime, &flags.trace};
+  for (FlagGroup* group : flags.layer_flag_groups()) groups.push_back(group);
   try {
-    parse_flags(count, copy.data(), {&runtime, &trace, &collection, &lb_data, &termination, &lb, &checkpoint, &steal, &elastic});
+    parse_flags(count, copy.data(), groups);
   } catch (const Error&) {
     return MPI_THREAD_SINGLE;
   }
-  return elastic.needs_mpi_thread_multiple() ? MPI_THREAD_MULTIPLE : MPI_THREAD_SINGLE;
+  const bool multiple = std::any_of(groups.begin(), groups.end(), [](const FlagGroup* g) { return g->needs_mpi_thread_multiple(); });
+  return multiple ? MPI_THREAD_MULTIPLE : MPI_THREAD_SINGLE;
 }
 
 void Context::request_shrink(std::vector<int> ranks) {
@@ -94,7 +89,7 @@ void Context::request_expand(int processes, std::string host) {
 std::string Context::expand_refusal(int processes, const std::string& host) const {
   if (!join_state_) return "this program hands no state to new processes (Context::set_join_state), so none can join";
   // The auto interval decides from what each rank has learned; a new process has learned nothing.
-  if (lb_flags_.automatic()) return "--tessera_lb_interval=auto cannot follow an expand yet (expected a fixed interval)";
+  if (options_.lb.automatic()) return "--tessera_lb_interval=auto cannot follow an expand yet (expected a fixed interval)";
   // Open MPI connects to a spawned job over a BTL that reaches other jobs' processes; shared
   // memory alone answers "Unreachable" in the new processes' MPI_Init, which ends the whole job.
   if (const char* btl = std::getenv("OMPI_MCA_btl"); btl != nullptr && std::string_view(btl).find("tcp") == std::string_view::npos)
@@ -156,14 +151,14 @@ Context::DueRescale Context::due_rescale(std::int64_t phase) {
     due.push_back({std::move(request), "from code"});
   }
   expand_requests_.clear();
-  const auto [first, last] = elastic_flags_.schedule().equal_range(phase);
+  const auto [first, last] = options_.elastic.schedule().equal_range(phase);
   for (auto it = first; it != last; ++it) due.push_back({it->second, "--tessera_elastic_plan"});
-  if (!elastic_flags_.control.empty())
-    for (const std::string& line : read_control(*runtime_, elastic_flags_.control)) {
+  if (!options_.elastic.control.empty())
+    for (const std::string& line : read_control(*runtime_, options_.elastic.control)) {
       try {
         due.push_back({parse_elastic_request(line), "--tessera_elastic_control"});
       } catch (const Error& e) {
-        if (runtime_->rank() == 0) runtime_->log().warn("tessera elastic: refused {} ({}): {}", line, elastic_flags_.control, e.what());
+        if (runtime_->rank() == 0) runtime_->log().warn("tessera elastic: refused {} ({}): {}", line, options_.elastic.control, e.what());
       }
     }
 
@@ -212,10 +207,10 @@ void Context::publish(const RescaleReport& report) {
   if (runtime_->rank() != 0) return;
   fmt::print("{}\n", report.line());
   std::fflush(stdout);
-  if (!lb_flags_.stats_file.empty()) {
-    std::ofstream out(lb_flags_.stats_file, std::ios::app);
+  if (!options_.lb.stats_file.empty()) {
+    std::ofstream out(options_.lb.stats_file, std::ios::app);
     if (!(out << report.json() << '\n'))
-      fatal("--tessera_lb_stats_file={}: cannot append the rescale's statistics (expected a writable file)", lb_flags_.stats_file);
+      fatal("--tessera_lb_stats_file={}: cannot append the rescale's statistics (expected a writable file)", options_.lb.stats_file);
   }
 }
 
@@ -235,7 +230,7 @@ void Context::open_rank_set() {
     lb_data_.reset();
     return;
   }
-  lb_data_ = std::make_unique<lb::LbDataOutput>(lb_data_flags_, runtime_->rank(), &runtime_->node_map(),
+  lb_data_ = std::make_unique<lb::LbDataOutput>(options_.lb_data, runtime_->rank(), &runtime_->node_map(),
                                                 [phases = phases_] { return phases->now(); }, runtime_->rescales());
   lb_data_->start_migrations_at(lb_manager_->migrated_bytes(), lb_manager_->migration_seconds());
 }
@@ -334,8 +329,8 @@ void Context::expand(std::int64_t phase, int joining, const std::string& host, d
     pending->args.emplace_back("--tessera_elastic_joined");
   int level = MPI_THREAD_SINGLE;
   MPI_Query_thread(&level);
-  pending->background = elastic_flags_.spawn == "background" && level == MPI_THREAD_MULTIPLE;
-  if (elastic_flags_.spawn == "background" && !pending->background && runtime_->rank() == 0)
+  pending->background = options_.elastic.spawn == "background" && level == MPI_THREAD_MULTIPLE;
+  if (options_.elastic.spawn == "background" && !pending->background && runtime_->rank() == 0)
     runtime_->log().warn("tessera elastic: phase {}: expand {} spawns inline: MPI was initialized without MPI_THREAD_MULTIPLE "
                          "(by the program, before the Context), which a background spawn needs", phase, joining);
   MPI_Comm_dup(runtime_->comm(), &pending->spawn_comm);
@@ -397,7 +392,7 @@ void Context::finish_expand(std::int64_t phase) {
   if (owns_app_comm_) MPI_Comm_free(&app_comm_);
   app_comm_ = pending->app;
   owns_app_comm_ = true;
-  if (!lb_flags_.name.empty()) lb_manager_->request();  // the next phase end fills the new ranks
+  if (!options_.lb.name.empty()) lb_manager_->request();  // the next phase end fills the new ranks
   report.decision_s = stages[0];
   report.spawn_s = stages[1];
   report.quiescence_s = stages[2];

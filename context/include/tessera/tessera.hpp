@@ -87,6 +87,10 @@ struct ContextOptions {
   lb::LbDataFlags lb_data;              ///< --tessera_lb_data*, --tessera_lb_report
   lb::CheckpointFlags checkpoint;       ///< --tessera_checkpoint_*, --tessera_restart
   ElasticFlags elastic;                 ///< --tessera_elastic_plan, _control
+
+  /// The flag groups of the layers above the runtime, in the order a Context parses them: the
+  /// one list that both a Context and Context::mpi_thread_level parse.
+  std::vector<FlagGroup*> layer_flag_groups() { return {&collections, &lb_data, &termination, &lb, &checkpoint, &steal, &elastic}; }
 };
 
 /// What Context::finalize() did, the same verdict on every rank.
@@ -129,11 +133,11 @@ class Context {
   collections::PhaseManager& phases() { return *phases_; }
   /// The steal engine's service: the options task collections start from, and their totals.
   collections::steal::StealService& steal() { return *steal_; }
-  const collections::CollectionFlags& collection_flags() const { return collection_flags_; }
-  const lb::LbDataFlags& lb_data_flags() const { return lb_data_flags_; }
-  const lb::LbFlags& lb_flags() const { return lb_flags_; }
+  const collections::CollectionFlags& collection_flags() const { return options_.collections; }
+  const lb::LbDataFlags& lb_data_flags() const { return options_.lb_data; }
+  const lb::LbFlags& lb_flags() const { return options_.lb; }
   /// --tessera_workers, --tessera_steal_policy and --tessera_steal_args, validated at start-up.
-  const collections::steal::StealFlags& steal_flags() const { return steal_flags_; }
+  const collections::steal::StealFlags& steal_flags() const { return options_.steal; }
   /// Collective: a collection of `T` over `bounds` (every rank calls it, in the same order as its
   /// other collections), each element built on its home rank under the block mapper as
   /// `T(idx, args...)` when `T` has that constructor, else `T(args...)`; restored instead when the
@@ -258,7 +262,7 @@ class Context {
   /// Every rescale so far, in order, as the ranks there are now saw them (a joined process: none
   /// before it joined). A program's own report (`--report=json`) lists them.
   const std::vector<RescaleReport>& rescale_log() const { return rescale_log_; }
-  const ElasticFlags& elastic_flags() const { return elastic_flags_; }
+  const ElasticFlags& elastic_flags() const { return options_.elastic; }
 
   /// What --tessera_checkpoint_interval checkpoints store as the application's state.
   void set_checkpoint_state(std::function<std::vector<std::byte>()> state) { checkpoint_state_ = std::move(state); }
@@ -317,12 +321,9 @@ class Context {
   std::string write_report() const;  // --tessera_lb_report
   std::string print_advice() const;  // --tessera_lb_advise
 
-  collections::CollectionFlags collection_flags_;
-  lb::LbDataFlags lb_data_flags_;
-  TerminationFlags termination_flags_;
-  lb::LbFlags lb_flags_;
-  lb::CheckpointFlags checkpoint_flags_;
-  collections::steal::StealFlags steal_flags_;
+  // The layers' flags, parsed by the Runtime's constructor; the Runtime keeps its own and the
+  // trace's, so `runtime`, `trace` and `app_comm` here are only a preset's copy.
+  ContextOptions options_;
   std::string program_;
   std::function<std::vector<std::byte>()> checkpoint_state_;
   std::shared_ptr<collections::checkpoint::RestartImage> restart_;
@@ -334,7 +335,6 @@ class Context {
   std::unique_ptr<lb::LbDataOutput> lb_data_;
   std::optional<FinalizeStatus> finalized_;
   bool help_shown_ = false;
-  ElasticFlags elastic_flags_;
   std::vector<std::vector<int>> shrink_requests_;  // from code, for the next phase end
   std::vector<std::pair<int, std::string>> expand_requests_;  // from code: processes, host
   std::function<std::vector<std::byte>()> join_state_;
