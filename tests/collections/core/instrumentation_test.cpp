@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <map>
 
 #include "../../support/test_runtime.hpp"
@@ -46,28 +47,38 @@ TEST(Instrumentation, LoadsFollowKnownWorkInOrderAndProportion) {
   auto workers = make_collection<Worker>(rt(), {4 * static_cast<std::int64_t>(rt().size())});
   auto& phases = PhaseManager::of(rt());
   phases.end_phase();  // a clean phase boundary: nothing of the creation is measured
-  if (rt().rank() == 0) workers.broadcast_from_this_rank<&Worker::work>();
-  rt().send<&rank_work>(rt().rank(), 0.01);
-  const PhaseRecord record = phases.end_phase();
-  ASSERT_EQ(record.elements.size(), 4u);
+  // The same work in three phases, and each element's least load of the three: interference only
+  // ever adds CPU time (on 64 ranks over 2 cores, a 2 ms handler once measured 10.2 ms in one
+  // phase, a cost the handler did not cause), while a load charged to the wrong element or to the
+  // wrong phase would be wrong in all three.
+  constexpr int kRepeats = 3;
   std::map<int, double> by_units;
-  for (const auto& element : record.elements) {
-    EXPECT_EQ(element.key.collection, workers.id());
-    EXPECT_EQ(element.home, rt().rank());
-    EXPECT_EQ(element.index, (std::vector<std::int64_t>{static_cast<std::int64_t>(element.key.element)}));
-    EXPECT_TRUE(element.subphase_loads.empty());
-    by_units[static_cast<int>(element.key.element % 4) + 1] = element.load;
+  for (int repeat = 0; repeat < kRepeats; ++repeat) {
+    if (rt().rank() == 0) workers.broadcast_from_this_rank<&Worker::work>();
+    rt().send<&rank_work>(rt().rank(), 0.01);
+    const PhaseRecord record = phases.end_phase();
+    ASSERT_EQ(record.elements.size(), 4u);
+    for (const auto& element : record.elements) {
+      EXPECT_EQ(element.key.collection, workers.id());
+      EXPECT_EQ(element.home, rt().rank());
+      EXPECT_EQ(element.index, (std::vector<std::int64_t>{static_cast<std::int64_t>(element.key.element)}));
+      EXPECT_TRUE(element.subphase_loads.empty());
+      const int units = static_cast<int>(element.key.element % 4) + 1;
+      // At least the CPU time spun, in every phase.
+      EXPECT_GE(element.load, kUnit * units) << units << " in repeat " << repeat;
+      by_units[units] = repeat == 0 ? element.load : std::min(by_units[units], element.load);
+    }
+    // The free handler's work belongs to no element: it is the rank's.
+    EXPECT_GE(record.rank_load, 0.01) << repeat;
   }
+  ASSERT_EQ(by_units.size(), 4u);
   for (int u = 1; u <= 4; ++u) {
-    // At least the CPU time spun, and not wildly more (the handler's own overhead is tiny).
-    EXPECT_GE(by_units[u], kUnit * u) << u;
+    // Not wildly more than the CPU time spun (the handler's own overhead is tiny).
     EXPECT_LT(by_units[u], kUnit * u * 1.5 + 0.002) << u;
   }
   EXPECT_LT(by_units[1], by_units[2]);
   EXPECT_LT(by_units[2], by_units[3]);
   EXPECT_LT(by_units[3], by_units[4]);
-  // The free handler's work belongs to no element: it is the rank's.
-  EXPECT_GE(record.rank_load, 0.01);
   workers.destroy();
 }
 
