@@ -129,7 +129,13 @@ TEST(Instrumentation, SubphasesSplitTheLoad) {
   for (const auto& element : record.elements) {
     ASSERT_EQ(element.subphase_loads.size(), 3u);
     EXPECT_EQ(element.subphase_loads[1], 0.0);
-    EXPECT_GT(element.subphase_loads[2], 1.5 * element.subphase_loads[0]);
+    // One run of the work in subphase 0 and six in subphase 2: each holds at least what it spun,
+    // and subphase 0 less than the six runs (all seven charged to one subphase would fail both).
+    // Bounds, not a ratio: one handler measured 8 ms over its 2 ms once, on 64 ranks over 2 cores.
+    const double units = element.key.element % 4 + 1;
+    EXPECT_GE(element.subphase_loads[0], units * kUnit);
+    EXPECT_GE(element.subphase_loads[2], 6 * units * kUnit);
+    EXPECT_LT(element.subphase_loads[0], 6 * units * kUnit);
     EXPECT_DOUBLE_EQ(element.load, element.subphase_loads[0] + element.subphase_loads[2]);
   }
   EXPECT_EQ(phases.subphase(), 0);
