@@ -58,9 +58,9 @@ void TargetTable::expect(std::span<const std::byte> live_state) {
 }
 
 std::optional<TargetTable::LiveTarget> TargetTable::type_mismatch(std::uint64_t id) {
-  const auto it = std::find_if(claimed_.begin(), claimed_.end(), [id](const LiveTarget& t) { return t.id == id; });
+  const auto it = claimed_.find(id);
   if (it == claimed_.end()) return std::nullopt;
-  const LiveTarget expected = *it;
+  LiveTarget expected{id, std::move(it->second)};
   claimed_.erase(it);
   const auto registered = types_.find(id);
   if (registered != types_.end() && registered->second == expected.type) return std::nullopt;

@@ -90,9 +90,10 @@ class TargetTable {
   /// In a joined process, the running ranks' live targets' ids first (expect()).
   std::uint64_t next_collective_id() {
     if (expected_.empty()) return ++collective_ids_;
-    claimed_.push_back(expected_.front());
+    LiveTarget next = std::move(expected_.front());
     expected_.pop_front();
-    return claimed_.back().id;
+    claimed_[next.id] = std::move(next.type);
+    return next.id;
   }
 
   /// A collectively created target: its id and its type's name (typeid, mangled), as registered.
@@ -130,7 +131,7 @@ class TargetTable {
   std::uint64_t collective_ids_ = 0;
   std::unordered_map<std::uint64_t, std::string> types_;  // of the collectively created targets
   std::deque<LiveTarget> expected_;                        // a joined process's targets to create
-  std::vector<LiveTarget> claimed_;                        // ids given out, types not yet checked
+  std::unordered_map<std::uint64_t, std::string> claimed_; // ids given out -> types, until checked
   std::vector<std::unique_ptr<Resident>> owned_;
 };
 
