@@ -62,7 +62,10 @@ TEST(FlagParses, AScheduleFileIsReadOnceAndARequestFromCodeParsesItsOwnArguments
   std::string path = (std::filesystem::temp_directory_path() / "tessera_flag_parses_schedule").string();
   int rank = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  path += "." + std::to_string(rank);
+  // Two appends, not `"." + std::to_string(rank)`: GCC 12 warns (-Wrestrict) on that operator+ by
+  // mistake (its bug 105329).
+  path += '.';
+  path += std::to_string(rank);
   std::ofstream(path) << "%3 RotateLB\n1 GreedyLB mode=full\n";
   tessera::Context ctx(std::vector<std::string>{"flag_parses_test", "--tessera_lb_file=" + path}, MPI_COMM_WORLD);
   EXPECT_EQ(ctx.lb_flags().parses(), 3);  // the interval (its default, 1), the model and the schedule
