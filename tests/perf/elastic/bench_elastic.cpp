@@ -253,7 +253,7 @@ int main(int argc, char** argv) {
   app.add_option("--trials", trials, "rounds; each figure is the median")->capture_default_str();
   app.add_option("--pic_steps", pic_steps, "steps of the PIC runs (even)")->capture_default_str();
   app.add_option("--pic_problem", pic_problem, "tessera-pic's problem flags")->capture_default_str();
-  app.add_option("--dir", dir, "where the checkpoint of the PIC halves goes")->capture_default_str();
+  app.add_option("--dir", dir, "where the checkpoint of the PIC halves goes (removed after each trial)")->capture_default_str();
   app.add_option("--report", report, "text, or json: one JSON object last")->check(CLI::IsMember({"text", "json"}));
   app.allow_extras();  // the worker's --tessera_ flags (an expand adds one to the processes it starts)
   CLI11_PARSE(app, argc, argv);
@@ -276,6 +276,9 @@ int main(int argc, char** argv) {
   const std::int64_t half = pic_steps / 2;
   std::vector<nlohmann::json> synthetic, synthetic_inline, own_cores;
   std::vector<double> ratio, midrun, first_half, second_half;
+  // The checkpoints are scratch: each goes once its trial has read it, and the folder too if this
+  // run made it, so a run leaves nothing behind in the folder it was started from.
+  const bool made_dir = !std::filesystem::exists(dir);
   try {
     for (int t = 0; t < trials; ++t) {
       // 8 slots (2 for the expand's new processes after the 2 that left), tcp to reach them.
@@ -299,6 +302,7 @@ int main(int argc, char** argv) {
       run_json(fmt::format("{} -np 4 {} --steps {} --checkpoint_every {} --tessera_checkpoint_dir={} --tessera_checkpoint_keep=0",
                            mpirun, pic, half, half, ck));
       const auto second = run_json(fmt::format("{} -np 2 {} --steps {} --restart {}", mpirun, pic, pic_steps, ck));
+      std::filesystem::remove_all(ck);
       for (const auto* r : {&shrinking, &first, &second})
         if (!r->at("validated").get<bool>()) throw std::runtime_error("a PIC run did not validate");
       if (shrinking.at("final_ranks").get<int>() != 2) throw std::runtime_error("the shrinking PIC run did not end on 2 ranks");
@@ -311,6 +315,7 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "tessera-bench-elastic: %s\n", e.what());
     return 1;
   }
+  if (made_dir) std::filesystem::remove(dir);
   const auto med_of = [](const std::vector<nlohmann::json>& runs, const char* key) {
     std::vector<double> v;
     for (const auto& s : runs) v.push_back(s.at(key).get<double>());
